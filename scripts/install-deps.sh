@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs every Debian package the project needs, and only those missing.
+# Runs `apt-get update` once, and only when something has to be installed.
+# Nothing is downloaded from anywhere but Debian's archive.
+set -euo pipefail
+
+PACKAGES=(
+  # Build tools.
+  cmake ninja-build g++ pkg-config python3
+  # The LLVM 22 toolchain we plug into.
+  clang-22 clang-tools-22 flang-22 llvm-22 llvm-22-dev llvm-22-tools
+  libomp-22-dev liboffload-22 lld-22 libclang-22-dev
+  libmlir-22-dev mlir-22-tools
+  # Kernel calls of unknown arity in the host plugin.
+  libffi-dev
+  # Unit tests.
+  googletest libgtest-dev
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
+      grep -q 'install ok installed'; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
+
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q \
+  --no-install-recommends "${missing[@]}"

@@ -1,0 +1,76 @@
+# lit configuration of the offload toolchain's tests.
+#
+# Substitutions:
+#   %clang %clangxx %flang       the shims of the prefix under test
+#   %upstream-clang(xx) %upstream-flang
+#                                Debian's drivers, linking Debian's libomptarget
+#   %prefix                      the prefix under test (bin/, lib/)
+#   %run                         runs a built program (with a time limit)
+#   %upstream-run                runs a program on Debian's libomptarget
+#   %ours-run                    runs a program on our libomptarget
+#   %target-cpu                  the CPU offload triple
+import os
+import shutil
+
+import lit.formats
+
+config.name = "offload-toolchain"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".c", ".cpp", ".f90", ".F90", ".ll", ".test", ".s"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "README.md"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.offload_obj_root, "test")
+
+prefix = config.offload_prefix
+bindir = os.path.join(prefix, "bin")
+libdir = os.path.join(prefix, "lib")
+
+# Debian's LLVM tools (FileCheck, not, llvm-objdump...) by their plain names.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_bindir, config.environment.get("PATH", os.environ["PATH"])])
+for var in ("HOME", "TMPDIR", "OMP_NUM_THREADS"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+# Tests choose the runtime explicitly; never inherit one from the caller.
+for var in list(config.environment):
+    if var.startswith(("LIBOMPTARGET_", "OMP_", "LD_LIBRARY_PATH")):
+        del config.environment[var]
+
+cpu_triple = "x86_64-pc-linux-gnu"
+upstream_link = "-L{0} -Wl,-rpath,{1}".format(config.upstream_libdir,
+                                             config.llvm_libdir)
+ld_ours = "env LD_LIBRARY_PATH={0}".format(libdir)
+ld_upstream = "env LD_LIBRARY_PATH={0}".format(config.llvm_libdir)
+timeout = "timeout --signal=KILL 300"
+
+config.substitutions += [
+    ("%clangxx", os.path.join(bindir, "clang++")),
+    ("%clang", os.path.join(bindir, "clang")),
+    ("%flang", os.path.join(bindir, "flang")),
+    ("%upstream-clangxx",
+     os.path.join(config.llvm_bindir, "clang++") + " " + upstream_link),
+    ("%upstream-clang",
+     os.path.join(config.llvm_bindir, "clang") + " " + upstream_link),
+    ("%upstream-flang",
+     os.path.join(config.llvm_bindir, "flang") + " " + upstream_link),
+    ("%upstream-run", ld_upstream + " " + timeout),
+    ("%ours-run", ld_ours + " " + timeout),
+    ("%run", timeout),
+    ("%prefix", prefix),
+    ("%src_root", config.offload_src_root),
+    ("%obj_root", config.offload_obj_root),
+    ("%cmake", config.cmake_command),
+    ("%target-cpu", cpu_triple),
+]
+
+# Features tests can REQUIRE.
+if os.path.exists(os.path.join(libdir, "libomptarget.so")) and \
+        not os.path.islink(os.path.join(libdir, "libomptarget.so")):
+    config.available_features.add("our-libomptarget")
+if os.path.exists(os.path.join(bindir, "clang-linker-wrapper")):
+    config.available_features.add("our-linker-wrapper")
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
+if config.mlir_found:
+    config.available_features.add("mlir")
