@@ -1,0 +1,86 @@
+//===- CPUDeviceLaunch.h - Host plugin <-> CPU device runtime contract ---===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// How the host plugin (offload/plugins/host) launches a GPU-style kernel on
+// the CPU device.
+//
+// Flang (and clang for GPUs) compile a target region as a GPU kernel: every
+// thread of every team calls the kernel function, which starts with
+// __kmpc_target_init and is described by a `<kernel>_kernel_environment`
+// global. On the CPU device those threads are CPU threads managed by our CPU
+// device runtime (openmp/device/arch/cpu), which is linked into the device
+// image. The plugin cannot create them itself: only the runtime knows how it
+// maps teams and threads onto its worker pool. So the plugin looks up
+// OMPX_CPU_LAUNCH_SYMBOL in the image and hands it a request; the runtime
+// chooses the grid, sets up each thread's identity, and calls Body once on
+// every device thread. Body performs the actual call of the kernel function
+// with its arguments (the plugin does that with libffi, since the arity is
+// only known at run time).
+//
+// Plain C so both sides, and any future plugin, can include it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_INCLUDE_CPUDEVICELAUNCH_H
+#define OFFLOAD_INCLUDE_CPUDEVICELAUNCH_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Name of the launch entry point the CPU device runtime exports from every
+/// device image it is linked into.
+#define OMPX_CPU_LAUNCH_SYMBOL "__ompx_cpu_launch_kernel"
+
+/// Version of the request layout; bumped on any change.
+#define OMPX_CPU_LAUNCH_VERSION 1u
+
+/// Called by the runtime on every device thread. \p LaunchEnvironment is the
+/// kernel's first argument (the `dyn_ptr` of the GPU kernel ABI, a
+/// KernelLaunchEnvironmentTy owned by the runtime for this launch).
+typedef void (*ompx_cpu_kernel_body_t)(void *Context, void *LaunchEnvironment);
+
+struct ompx_cpu_launch_request {
+  /// OMPX_CPU_LAUNCH_VERSION.
+  uint32_t Version;
+  /// Requested number of teams; 0 lets the runtime choose (kernel
+  /// environment, OMP_NUM_TEAMS, the machine).
+  uint32_t NumTeams;
+  /// Requested threads per team; 0 lets the runtime choose (kernel
+  /// environment, OMP_TEAMS_THREAD_LIMIT, the machine).
+  uint32_t ThreadLimit;
+  uint32_t Reserved;
+  /// Bytes of dynamic team-shared memory (ompx_dyn_cgroup_mem).
+  uint64_t DynCGroupMemBytes;
+  /// The image's `<kernel>_kernel_environment` object
+  /// (KernelEnvironmentTy of OMPKinds.def / the device runtime).
+  const void *KernelEnvironment;
+  /// The kernel's name, for diagnostics.
+  const char *KernelName;
+  ompx_cpu_kernel_body_t Body;
+  void *Context;
+};
+
+/// Filled in by the runtime: what the launch actually used.
+struct ompx_cpu_launch_result {
+  uint32_t NumTeams;
+  uint32_t NumThreads;
+};
+
+/// Runs the kernel to completion. Returns 0 on success; otherwise non-zero,
+/// with a message naming the kernel already printed to stderr.
+typedef int (*ompx_cpu_launch_fn_t)(const struct ompx_cpu_launch_request *,
+                                    struct ompx_cpu_launch_result *);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // OFFLOAD_INCLUDE_CPUDEVICELAUNCH_H
