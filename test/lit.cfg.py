@@ -64,11 +64,19 @@ config.substitutions += [
 ]
 
 # Features tests can REQUIRE.
-if os.path.exists(os.path.join(libdir, "libomptarget.so")) and \
-        not os.path.islink(os.path.join(libdir, "libomptarget.so")):
+def built_here(path):
+    """True when path exists and is ours, not a link to Debian's file."""
+    real = os.path.realpath(path)
+    return os.path.exists(real) and \
+        real.startswith(os.path.realpath(prefix) + os.sep)
+
+
+if built_here(os.path.join(libdir, "libomptarget.so")):
     config.available_features.add("our-libomptarget")
-if os.path.exists(os.path.join(bindir, "clang-linker-wrapper")):
+if built_here(os.path.join(bindir, "clang-linker-wrapper")):
     config.available_features.add("our-linker-wrapper")
+if built_here(os.path.join(libdir, cpu_triple, "libompdevice.a")):
+    config.available_features.add("our-cpu-device-runtime")
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
