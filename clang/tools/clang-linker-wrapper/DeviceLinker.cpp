@@ -1,0 +1,28 @@
+//===- DeviceLinker.cpp - Per-target device link step ---------------------===//
+
+#include "DeviceLinker.h"
+
+using namespace llvm;
+
+namespace wrapper {
+
+DeviceLinker::~DeviceLinker() = default;
+
+bool isCPUDeviceTriple(const Triple &T) {
+  // The CPU triples libomptarget's host plugin runs images for.
+  return T.getArch() == Triple::x86_64 || T.isAArch64() || T.isPPC64() ||
+         T.getArch() == Triple::systemz || T.isRISCV64() || T.isLoongArch64();
+}
+
+Expected<std::unique_ptr<DeviceLinker>>
+createDeviceLinker(const Triple &T, const ToolchainPaths &Paths) {
+  if (isCPUDeviceTriple(T))
+    return createCPUDeviceLinker(Paths);
+  // GPU device links (NVPTX, AMDGPU, SPIR-V) plug in here.
+  return createStringError(inconvertibleErrorCode(),
+                           "device linking for target '" + T.str() +
+                               "' is not supported yet by this "
+                               "clang-linker-wrapper");
+}
+
+} // namespace wrapper

@@ -1,0 +1,84 @@
+//===- DeviceLinker.h - Per-target device link step ------------*- C++ -*-===//
+//
+// Linking the device images of one (triple, architecture) group into one
+// loadable image is the only step that depends on the device. Each kind of
+// device implements DeviceLinker; the rest of the wrapper (scanning,
+// wrapping, host link) does not know which one it talks to.
+//
+// To add a device (NVPTX: LTO + ptxas + nvlink; AMDGPU: LTO + lld), write a
+// DeviceLinker subclass in its own file and return it from
+// createDeviceLinker() for its triples.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_LINKER_WRAPPER_DEVICELINKER_H
+#define CLANG_LINKER_WRAPPER_DEVICELINKER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wrapper {
+
+class CommandRunner;
+
+/// Where the wrapper and the tools it drives are installed.
+struct ToolchainPaths {
+  /// The prefix the wrapper runs from: `<prefix>/bin/clang-linker-wrapper`.
+  std::string Prefix;
+  /// Debian's clang driver, used to compile and link device code.
+  std::string Clang;
+  /// LLVM's library directory (libomp).
+  std::string LLVMLibDir;
+  /// The CUDA installation, for NVPTX links.
+  std::string CudaPath;
+};
+
+/// One device link: the inputs of one (triple, arch) group.
+struct DeviceLinkJob {
+  llvm::Triple Triple;
+  std::string Arch;
+  /// The group's device objects / bitcode files, already on disk.
+  std::vector<std::string> Inputs;
+  /// True when some input is LLVM bitcode rather than an object.
+  bool HasBitcode = false;
+  /// `--device-linker=` values for this triple.
+  std::vector<std::string> LinkerArgs;
+  /// `--device-compiler=` values for this triple.
+  std::vector<std::string> CompilerArgs;
+  /// `-mllvm` / `--offload-opt=` values.
+  std::vector<std::string> LLVMArgs;
+  /// Where the linked image goes.
+  std::string Output;
+};
+
+class DeviceLinker {
+public:
+  virtual ~DeviceLinker();
+
+  /// Links \p Job.Inputs into \p Job.Output, running external tools through
+  /// \p Runner (which honours --dry-run and --wrapper-verbose). Must be
+  /// callable from several threads for different jobs.
+  virtual llvm::Error link(const DeviceLinkJob &Job,
+                           CommandRunner &Runner) const = 0;
+};
+
+/// True for the triples linked as a CPU device (a host-style shared object).
+bool isCPUDeviceTriple(const llvm::Triple &Triple);
+
+/// The linker for \p Triple, or an error naming the triple when no device
+/// link exists for it yet.
+llvm::Expected<std::unique_ptr<DeviceLinker>>
+createDeviceLinker(const llvm::Triple &Triple, const ToolchainPaths &Paths);
+
+/// Creates the CPU device linker (CPUDeviceLinker.cpp).
+std::unique_ptr<DeviceLinker>
+createCPUDeviceLinker(const ToolchainPaths &Paths);
+
+} // namespace wrapper
+
+#endif // CLANG_LINKER_WRAPPER_DEVICELINKER_H

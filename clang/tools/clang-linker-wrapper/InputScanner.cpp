@@ -1,0 +1,359 @@
+//===- InputScanner.cpp - Find the device images of a host link -----------===//
+
+#include "InputScanner.h"
+
+#include "offload/Offloading/OffloadEntries.h"
+#include "offload/Offloading/OffloadSection.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Object/SymbolicFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace wrapper {
+
+struct InputScanner::LoadedArchive {
+  std::string Path;
+  std::unique_ptr<Archive> Ar;
+  /// Offsets of the members already taken into the link.
+  DenseSet<uint64_t> Extracted;
+};
+
+namespace {
+
+Error fileError(const Twine &Origin, const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Origin + ": " + Message);
+}
+
+bool isLinkableObject(file_magic Magic) {
+  return Magic == file_magic::elf_relocatable || Magic == file_magic::bitcode;
+}
+
+} // namespace
+
+InputScanner::InputScanner(const WrapperConfig &Config) : Config(Config) {}
+InputScanner::~InputScanner() = default;
+
+std::optional<std::string> InputScanner::findLibrary(StringRef Name,
+                                                     bool StaticOnly) const {
+  SmallVector<std::string, 2> FileNames;
+  if (Name.consume_front(":")) {
+    FileNames.push_back(Name.str());
+  } else {
+    if (!StaticOnly)
+      FileNames.push_back(("lib" + Name + ".so").str());
+    FileNames.push_back(("lib" + Name + ".a").str());
+  }
+  // Like the host linker: directory by directory, and in each directory the
+  // shared library before the archive.
+  for (StringRef Dir : Config.LibraryPaths) {
+    std::string Base = Dir.str();
+    if (Dir.starts_with("=") && !Config.Sysroot.empty())
+      Base = Config.Sysroot + Dir.drop_front().str();
+    for (const std::string &FileName : FileNames) {
+      SmallString<256> Path(Base);
+      sys::path::append(Path, FileName);
+      if (sys::fs::is_regular_file(Path))
+        return std::string(Path);
+    }
+  }
+  return std::nullopt;
+}
+
+Expected<ScanResult> InputScanner::scan() {
+  for (const std::string &Symbol : Config.UndefinedSymbols)
+    Undefined.insert(Symbol);
+
+  bool WholeArchive = false;
+  bool StaticOnly = false;
+  bool InGroup = false;
+  std::vector<LoadedArchive *> Group;
+  for (const LinkInput &Input : Config.Inputs) {
+    switch (Input.Kind) {
+    case LinkInput::File:
+      if (Error E =
+              addFile(Input.Value, WholeArchive, InGroup ? &Group : nullptr))
+        return std::move(E);
+      break;
+    case LinkInput::Library:
+      // A library that cannot be found is the host linker's error to report.
+      if (std::optional<std::string> Path =
+              findLibrary(Input.Value, StaticOnly))
+        if (Error E = addFile(*Path, WholeArchive, InGroup ? &Group : nullptr))
+          return std::move(E);
+      break;
+    case LinkInput::WholeArchiveOn:
+      WholeArchive = true;
+      break;
+    case LinkInput::WholeArchiveOff:
+      WholeArchive = false;
+      break;
+    case LinkInput::StaticOn:
+      StaticOnly = true;
+      break;
+    case LinkInput::StaticOff:
+      StaticOnly = false;
+      break;
+    case LinkInput::GroupStart:
+      InGroup = true;
+      Group.clear();
+      break;
+    case LinkInput::GroupEnd: {
+      // The archives of a group are searched again and again until none of
+      // them resolves anything new.
+      bool Changed = true;
+      while (Changed) {
+        Changed = false;
+        for (LoadedArchive *Archive : Group) {
+          Expected<bool> PulledOrErr = pullMembers(*Archive);
+          if (!PulledOrErr)
+            return PulledOrErr.takeError();
+          Changed |= *PulledOrErr;
+        }
+      }
+      InGroup = false;
+      break;
+    }
+    }
+  }
+  return std::move(Result);
+}
+
+Error InputScanner::addFile(StringRef Path, bool WholeArchive,
+                            std::vector<LoadedArchive *> *Group) {
+  // A missing input, like any input the wrapper has no use for, is left to
+  // the host linker.
+  if (!sys::fs::is_regular_file(Path))
+    return Error::success();
+  ErrorOr<std::unique_ptr<MemoryBuffer>> BufferOrErr =
+      MemoryBuffer::getFile(Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!BufferOrErr)
+    return fileError(Path, "cannot read: " + BufferOrErr.getError().message());
+  MemoryBufferRef Buffer = (*BufferOrErr)->getMemBufferRef();
+  Buffers.push_back(std::move(*BufferOrErr));
+
+  file_magic Magic = identify_magic(Buffer.getBuffer());
+  if (isLinkableObject(Magic))
+    return addObject(Buffer, Path);
+  if (Magic != file_magic::archive)
+    return Error::success(); // Shared libraries, linker scripts, ...
+
+  Expected<std::unique_ptr<Archive>> ArchiveOrErr = Archive::create(Buffer);
+  if (!ArchiveOrErr)
+    return fileError(Path, "malformed archive: " +
+                               toString(ArchiveOrErr.takeError()));
+  Archives.push_back(std::make_unique<LoadedArchive>());
+  LoadedArchive &Loaded = *Archives.back();
+  Loaded.Path = Path.str();
+  Loaded.Ar = std::move(*ArchiveOrErr);
+  if (WholeArchive) {
+    if (Error E = addWholeArchive(Loaded))
+      return E;
+  } else {
+    Expected<bool> PulledOrErr = pullMembers(Loaded);
+    if (!PulledOrErr)
+      return PulledOrErr.takeError();
+  }
+  if (!Config.ShouldExtract.empty())
+    if (Error E = addShouldExtractImages(Loaded))
+      return E;
+  if (Group)
+    Group->push_back(&Loaded);
+  return Error::success();
+}
+
+Error InputScanner::addObject(MemoryBufferRef Buffer, StringRef Origin) {
+  if (Error E = addSymbols(Buffer, Origin))
+    return E;
+  HostObject Object;
+  Object.Origin = Origin.str();
+  if (Error E = addImages(Buffer, Origin, Object, /*OnlyShouldExtract=*/false))
+    return E;
+  Result.Objects.push_back(std::move(Object));
+  return Error::success();
+}
+
+Error InputScanner::addSymbols(MemoryBufferRef Buffer, StringRef Origin) {
+  LLVMContext Context; // Only used by bitcode inputs (host LTO).
+  Expected<std::unique_ptr<SymbolicFile>> FileOrErr =
+      SymbolicFile::createSymbolicFile(Buffer, file_magic::unknown, &Context);
+  if (!FileOrErr)
+    return fileError(Origin, toString(FileOrErr.takeError()));
+  for (const BasicSymbolRef &Symbol : (*FileOrErr)->symbols()) {
+    Expected<uint32_t> FlagsOrErr = Symbol.getFlags();
+    if (!FlagsOrErr)
+      return fileError(Origin, toString(FlagsOrErr.takeError()));
+    uint32_t Flags = *FlagsOrErr;
+    if ((Flags & BasicSymbolRef::SF_FormatSpecific) ||
+        !(Flags & BasicSymbolRef::SF_Global))
+      continue;
+    SmallString<64> Name;
+    raw_svector_ostream OS(Name);
+    if (Error E = Symbol.printName(OS))
+      return fileError(Origin, toString(std::move(E)));
+    if (Flags & BasicSymbolRef::SF_Undefined) {
+      // A weak reference never pulls an archive member into the link.
+      if (!(Flags & BasicSymbolRef::SF_Weak) && !Defined.contains(Name))
+        Undefined.insert(Name);
+      continue;
+    }
+    Defined.insert(Name);
+    Undefined.erase(Name);
+  }
+  return Error::success();
+}
+
+Error InputScanner::addImages(MemoryBufferRef Buffer, StringRef Origin,
+                              HostObject &Object, bool OnlyShouldExtract) {
+  SmallVector<OffloadFile, 2> Files;
+  if (identify_magic(Buffer.getBuffer()) == file_magic::bitcode) {
+    if (Error E = extractOffloadBinaries(Buffer, Files))
+      return fileError(Origin, "cannot read its device images: " +
+                                   toString(std::move(E)));
+  } else {
+    Expected<std::unique_ptr<ObjectFile>> ObjOrErr =
+        ObjectFile::createObjectFile(Buffer);
+    if (!ObjOrErr)
+      return fileError(Origin, toString(ObjOrErr.takeError()));
+    for (const SectionRef &Sec : (*ObjOrErr)->sections()) {
+      if (Sec.getSize() == 0)
+        continue;
+      Expected<StringRef> Name = Sec.getName();
+      if (!Name) {
+        consumeError(Name.takeError());
+        continue;
+      }
+      if (*Name ==
+          offload::getEntriesSectionName(offload::EntryLayout::Current))
+        Object.HasCurrentEntries = true;
+      else if (*Name ==
+               offload::getEntriesSectionName(offload::EntryLayout::Legacy))
+        Object.HasLegacyEntries = true;
+    }
+    if (Error E = offload::readOffloadImages(**ObjOrErr, Origin, Files))
+      return E;
+  }
+  for (OffloadFile &File : Files) {
+    const OffloadBinary &Binary = *File.getBinary();
+    if (OnlyShouldExtract &&
+        !is_contained(Config.ShouldExtract, Binary.getArch()))
+      continue;
+    Object.ImageTriples.insert(Binary.getTriple().str());
+    Result.Images.push_back({std::move(File), Origin.str()});
+  }
+  return Error::success();
+}
+
+/// Takes into the link every member defining a symbol that is undefined so
+/// far, repeatedly, since a member can leave new symbols undefined. Returns
+/// whether any member was taken.
+Expected<bool> InputScanner::pullMembers(LoadedArchive &Loaded) {
+  // Without an index the host linker refuses the archive; so do we, by
+  // leaving it alone and letting the linker say so.
+  if (!Loaded.Ar->hasSymbolTable())
+    return false;
+  bool Any = false;
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const Archive::Symbol &Symbol : Loaded.Ar->symbols()) {
+      if (!Undefined.contains(Symbol.getName()))
+        continue;
+      Expected<Archive::Child> ChildOrErr = Symbol.getMember();
+      if (!ChildOrErr)
+        return fileError(Loaded.Path, "cannot read the member defining '" +
+                                          Symbol.getName() + "': " +
+                                          toString(ChildOrErr.takeError()));
+      if (!Loaded.Extracted.insert(ChildOrErr->getChildOffset()).second)
+        continue;
+      Expected<StringRef> NameOrErr = ChildOrErr->getName();
+      std::string Origin =
+          Loaded.Path + "(" +
+          (NameOrErr ? NameOrErr->str()
+                     : "member at offset " +
+                           std::to_string(ChildOrErr->getChildOffset())) +
+          ")";
+      if (!NameOrErr)
+        consumeError(NameOrErr.takeError());
+      Expected<MemoryBufferRef> BufferOrErr = ChildOrErr->getMemoryBufferRef();
+      if (!BufferOrErr)
+        return fileError(Origin, "cannot read archive member: " +
+                                     toString(BufferOrErr.takeError()));
+      if (!isLinkableObject(identify_magic(BufferOrErr->getBuffer())))
+        return fileError(Origin, "archive member defining '" +
+                                     Symbol.getName() +
+                                     "' is not an object file");
+      if (Error E = addObject(*BufferOrErr, Origin))
+        return std::move(E);
+      Changed = Any = true;
+    }
+  }
+  return Any;
+}
+
+Error InputScanner::addWholeArchive(LoadedArchive &Loaded) {
+  Error Err = Error::success();
+  for (const Archive::Child &Child : Loaded.Ar->children(Err)) {
+    if (!Loaded.Extracted.insert(Child.getChildOffset()).second)
+      continue;
+    Expected<StringRef> NameOrErr = Child.getName();
+    if (!NameOrErr)
+      return fileError(Loaded.Path, "cannot read the name of the member at "
+                                    "offset " +
+                                        Twine(Child.getChildOffset()) + ": " +
+                                        toString(NameOrErr.takeError()));
+    std::string Origin = Loaded.Path + "(" + NameOrErr->str() + ")";
+    Expected<MemoryBufferRef> BufferOrErr = Child.getMemoryBufferRef();
+    if (!BufferOrErr)
+      return fileError(Origin, "cannot read archive member: " +
+                                   toString(BufferOrErr.takeError()));
+    if (!isLinkableObject(identify_magic(BufferOrErr->getBuffer())))
+      return fileError(Origin, "archive member is not an object file "
+                               "(--whole-archive links every member)");
+    if (Error E = addObject(*BufferOrErr, Origin))
+      return E;
+  }
+  if (Err)
+    return fileError(Loaded.Path,
+                     "malformed archive: " + toString(std::move(Err)));
+  return Error::success();
+}
+
+Error InputScanner::addShouldExtractImages(LoadedArchive &Loaded) {
+  Error Err = Error::success();
+  for (const Archive::Child &Child : Loaded.Ar->children(Err)) {
+    if (Loaded.Extracted.contains(Child.getChildOffset()))
+      continue;
+    Expected<MemoryBufferRef> BufferOrErr = Child.getMemoryBufferRef();
+    Expected<StringRef> NameOrErr = Child.getName();
+    std::string Origin =
+        Loaded.Path + "(" + (NameOrErr ? NameOrErr->str() : "?") + ")";
+    if (!NameOrErr)
+      consumeError(NameOrErr.takeError());
+    if (!BufferOrErr)
+      return fileError(Origin, "cannot read archive member: " +
+                                   toString(BufferOrErr.takeError()));
+    if (!isLinkableObject(identify_magic(BufferOrErr->getBuffer())))
+      continue;
+    // Only the device code is wanted; the host part stays out of the link.
+    HostObject Unlinked;
+    if (Error E = addImages(*BufferOrErr, Origin, Unlinked,
+                            /*OnlyShouldExtract=*/true))
+      return E;
+  }
+  if (Err)
+    return fileError(Loaded.Path,
+                     "malformed archive: " + toString(std::move(Err)));
+  return Error::success();
+}
+
+} // namespace wrapper
