@@ -1,0 +1,57 @@
+//===- ArchConfig.h - Inline configuration of the CPU layer -----*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// On the CPU device the runtime is linked into a shared object that also
+// holds host-style kernels (clang compiles C/C++ target regions for a CPU
+// triple like host code, calling libomp) and is loaded after libomp. Many
+// entry points exist in both runtimes (omp_get_thread_num, __kmpc_barrier,
+// __kmpc_critical...). Our definitions bind inside the image (hidden
+// visibility); each one that libomp also has starts with
+// OMPX_FORWARD_TO_HOST, which sends calls from threads that are not device
+// threads of one of our launches on to libomp's definition.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENMP_DEVICE_ARCH_CPU_ARCHCONFIG_H
+#define OPENMP_DEVICE_ARCH_CPU_ARCHCONFIG_H
+
+namespace ompx {
+namespace arch {
+/// The calling thread's device identity; null on every other thread.
+extern __thread void *CurrentDeviceThread;
+
+inline bool isDeviceThread() { return CurrentDeviceThread != nullptr; }
+
+/// What hostRuntimeSymbol returns for a name the host runtime lacks (or
+/// when no host runtime is loaded): the caller then runs our definition.
+#define OMPX_NO_HOST_SYMBOL (reinterpret_cast<void *>(1))
+
+/// Address of \p Name in the host OpenMP runtime (libomp).
+void *hostRuntimeSymbol(const char *Name);
+} // namespace arch
+} // namespace ompx
+
+// The locals carry an odd prefix so they never shadow a parameter.
+#define OMPX_FORWARD_TO_HOST(Name, Ret, Params, ...)                           \
+  do {                                                                         \
+    if (!::ompx::arch::isDeviceThread()) {                                     \
+      static void *OmpxHostFn_ = nullptr;                                      \
+      void *OmpxFn_ = __atomic_load_n(&OmpxHostFn_, __ATOMIC_ACQUIRE);         \
+      if (!OmpxFn_) {                                                          \
+        OmpxFn_ = ::ompx::arch::hostRuntimeSymbol(#Name);                      \
+        __atomic_store_n(&OmpxHostFn_, OmpxFn_, __ATOMIC_RELEASE);             \
+      }                                                                        \
+      if (OmpxFn_ != OMPX_NO_HOST_SYMBOL)                                      \
+        return reinterpret_cast<Ret(*) Params>(OmpxFn_)(__VA_ARGS__);          \
+    }                                                                          \
+  } while (false)
+
+/// A global the plugin looks up by name in the loaded image.
+#define OMPX_EXPORTED_GLOBAL __attribute__((visibility("default")))
+
+#endif // OPENMP_DEVICE_ARCH_CPU_ARCHCONFIG_H

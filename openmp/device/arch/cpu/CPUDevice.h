@@ -1,0 +1,62 @@
+//===- CPUDevice.h - Device threads and teams on the CPU --------*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A launch runs NumTeams teams of NumThreads threads. The threads come from
+// a persistent pool and form NumGroups groups of NumThreads; group G runs
+// teams G, G+NumGroups, ... one after another, so any number of teams runs
+// on the processors there are.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENMP_DEVICE_ARCH_CPU_CPUDEVICE_H
+#define OPENMP_DEVICE_ARCH_CPU_CPUDEVICE_H
+
+#include "../../src/State.h"
+
+namespace ompx {
+namespace cpu {
+
+/// A barrier for a varying number of threads: the last of Count arrivals
+/// starts a new generation; waiters spin briefly, then sleep on a futex.
+struct Barrier {
+  uint32_t Arrived;
+  uint32_t Generation;
+};
+void barrierWait(Barrier &B, uint32_t Count);
+
+/// Storage of one group of threads, reused by every team the group runs.
+struct Group {
+  TeamState State;
+  /// arch::BlockBarrier, arch::RegionBarrier, and the one between teams.
+  Barrier Barriers[3];
+  char *Scratch;
+  size_t ScratchSize;
+  char *DynamicShared;
+  size_t DynamicSharedSize;
+};
+
+struct Launch;
+
+/// Identity and state of one device thread.
+struct DeviceThread {
+  ThreadState State;
+  Group *MyGroup;
+  Launch *MyLaunch;
+  uint32_t ThreadId;
+  uint32_t NumThreads;
+  uint32_t TeamId;
+  uint32_t NumTeams;
+};
+
+/// Name of the kernel the calling device thread runs, for messages.
+const char *currentKernelName();
+
+} // namespace cpu
+} // namespace ompx
+
+#endif // OPENMP_DEVICE_ARCH_CPU_CPUDEVICE_H

@@ -1,0 +1,121 @@
+//===- Arch.h - What each device architecture provides ---------*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The portable core (src/) is written against this interface only. An
+// architecture layer (arch/cpu today; arch/nvptx and arch/amdgpu later)
+// implements the functions declared here and provides `ArchConfig.h` (found
+// through the include path) with its inline pieces: the host-forwarding hook
+// and any attributes.
+//
+// Terms: a "block" is the hardware group of threads that runs one team (a
+// CUDA block, an AMD work-group, a group of CPU threads); the "region"
+// barrier synchronizes the threads of the current parallel region while the
+// "block" barrier is used by the generic-mode state machine, so the two may
+// be in use at the same time by different threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENMP_DEVICE_INCLUDE_ARCH_H
+#define OPENMP_DEVICE_INCLUDE_ARCH_H
+
+#include "DeviceABI.h"
+
+namespace ompx {
+
+struct TeamState;
+struct ThreadState;
+
+namespace arch {
+
+/// Which barrier to use: see the file comment.
+enum BarrierId : uint32_t { BlockBarrier = 0, RegionBarrier = 1 };
+
+/// Identity of the calling device thread.
+uint32_t threadIdInBlock();
+uint32_t numThreadsInBlock();
+uint32_t blockId();
+uint32_t numBlocks();
+
+/// Waits until \p Count threads of the block (threads 0..Count-1) have
+/// reached barrier \p Id. Every participant passes the same Count. Implies
+/// a team-scope acquire/release fence.
+void barrier(BarrierId Id, uint32_t Count);
+
+/// The calling team's runtime state (team-shared memory on a GPU) and the
+/// calling thread's own state.
+TeamState &teamState();
+ThreadState &threadState();
+
+/// Team-shared scratch memory backing `__kmpc_alloc_shared`.
+void *teamScratch();
+size_t teamScratchSize();
+/// Dynamic team-shared memory requested at launch (may be null).
+void *dynamicSharedMemory();
+size_t dynamicSharedMemorySize();
+
+/// Device-global heap, for allocations that do not fit the scratch memory.
+void *allocGlobal(size_t Size);
+void freeGlobal(void *Ptr);
+
+/// Simple mutual exclusion on a word of device memory (0 = free).
+void lock(uint32_t *Word);
+void unlock(uint32_t *Word);
+bool tryLock(uint32_t *Word);
+
+/// Polite spin-wait step.
+void pause();
+
+/// Monotonic time in nanoseconds and the clock's resolution in seconds.
+uint64_t nanoseconds();
+double tickSeconds();
+
+/// Processors available to the device (omp_get_num_procs).
+uint32_t numProcessors();
+
+/// Reports a fatal runtime error and stops the kernel.
+[[noreturn]] void fatal(const char *Message);
+
+} // namespace arch
+
+/// Atomics at device scope (cross-team visibility). Clang's scoped builtins
+/// exist on every target clang-22 builds the runtime for; other compilers
+/// (the CPU variant may be built with GCC) get the unscoped ones, which are
+/// device-wide on a CPU.
+#if defined(__clang__)
+#define OMPX_ATOMIC(Op, ...)                                                   \
+  __scoped_atomic_##Op(__VA_ARGS__, __MEMORY_SCOPE_DEVICE)
+#else
+#define OMPX_ATOMIC(Op, ...) __atomic_##Op(__VA_ARGS__)
+#endif
+namespace atomic {
+template <typename T> inline T load(T *Ptr) {
+  return OMPX_ATOMIC(load_n, Ptr, __ATOMIC_ACQUIRE);
+}
+template <typename T> inline void store(T *Ptr, T Value) {
+  OMPX_ATOMIC(store_n, Ptr, Value, __ATOMIC_RELEASE);
+}
+template <typename T> inline T add(T *Ptr, T Value) {
+  return OMPX_ATOMIC(fetch_add, Ptr, Value, __ATOMIC_ACQ_REL);
+}
+template <typename T> inline bool cas(T *Ptr, T &Expected, T Desired) {
+  return OMPX_ATOMIC(compare_exchange_n, Ptr, &Expected, Desired, false,
+                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+inline void fence() { OMPX_ATOMIC(thread_fence, __ATOMIC_SEQ_CST); }
+} // namespace atomic
+
+} // namespace ompx
+
+// The architecture's inline configuration: must define
+//   OMPX_FORWARD_TO_HOST(Name, ReturnType, (ParamTypes...), Args...)
+// which, on an architecture where device code shares a process with a host
+// OpenMP runtime (the CPU), returns the host runtime's `Name(Args...)` when
+// the caller is not a device thread; elsewhere it expands to nothing.
+#include "ArchConfig.h"
+
+#endif // OPENMP_DEVICE_INCLUDE_ARCH_H

@@ -1,0 +1,206 @@
+//===- DeviceAPI.cpp - The OpenMP API inside target regions ---------------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceEnvironment.h"
+#include "Interface.h"
+#include "State.h"
+
+using namespace ompx;
+
+extern "C" {
+int omp_get_thread_num() {
+  OMPX_FORWARD_TO_HOST(omp_get_thread_num, int, ());
+  return int(currentThreadNum());
+}
+
+int omp_get_num_threads() {
+  OMPX_FORWARD_TO_HOST(omp_get_num_threads, int, ());
+  return int(currentTeamSize());
+}
+
+int omp_get_max_threads() {
+  OMPX_FORWARD_TO_HOST(omp_get_max_threads, int, ());
+  ThreadState &State = arch::threadState();
+  if (State.Level > 0)
+    return 1; // a nested region would be serialized
+  uint32_t Block = arch::numThreadsInBlock();
+  if (State.NThreadsVar > 0 && State.NThreadsVar < Block)
+    return int(State.NThreadsVar);
+  return int(Block);
+}
+
+void omp_set_num_threads(int NumThreads) {
+  OMPX_FORWARD_TO_HOST(omp_set_num_threads, void, (int), NumThreads);
+  arch::threadState().NThreadsVar = NumThreads > 0 ? uint32_t(NumThreads) : 0;
+}
+
+int omp_get_team_num() {
+  OMPX_FORWARD_TO_HOST(omp_get_team_num, int, ());
+  return int(arch::blockId());
+}
+
+int omp_get_num_teams() {
+  OMPX_FORWARD_TO_HOST(omp_get_num_teams, int, ());
+  return int(arch::numBlocks());
+}
+
+int omp_get_thread_limit() {
+  OMPX_FORWARD_TO_HOST(omp_get_thread_limit, int, ());
+  return int(arch::numThreadsInBlock());
+}
+
+int omp_get_level() {
+  OMPX_FORWARD_TO_HOST(omp_get_level, int, ());
+  return int(arch::threadState().Level);
+}
+
+int omp_get_active_level() {
+  OMPX_FORWARD_TO_HOST(omp_get_active_level, int, ());
+  return int(arch::threadState().ActiveLevel);
+}
+
+int omp_in_parallel() {
+  OMPX_FORWARD_TO_HOST(omp_in_parallel, int, ());
+  return arch::threadState().ActiveLevel > 0;
+}
+
+int omp_get_team_size(int Level) {
+  OMPX_FORWARD_TO_HOST(omp_get_team_size, int, (int), Level);
+  ThreadState &State = arch::threadState();
+  if (Level < 0 || uint32_t(Level) > State.Level)
+    return -1;
+  if (Level == 1)
+    return int(State.Level1TeamSize);
+  return 1;
+}
+
+int omp_get_ancestor_thread_num(int Level) {
+  OMPX_FORWARD_TO_HOST(omp_get_ancestor_thread_num, int, (int), Level);
+  ThreadState &State = arch::threadState();
+  if (Level < 0 || uint32_t(Level) > State.Level)
+    return -1;
+  if (Level == 1)
+    return int(State.Level1ThreadNum);
+  return 0;
+}
+
+int omp_in_final() {
+  OMPX_FORWARD_TO_HOST(omp_in_final, int, ());
+  return 0;
+}
+
+int omp_is_initial_device() {
+  OMPX_FORWARD_TO_HOST(omp_is_initial_device, int, ());
+  return 0;
+}
+
+int omp_get_initial_device() {
+  OMPX_FORWARD_TO_HOST(omp_get_initial_device, int, ());
+  return -1; // omp_initial_device
+}
+
+int omp_get_device_num() {
+  OMPX_FORWARD_TO_HOST(omp_get_device_num, int, ());
+  return int(deviceEnvironment().DeviceNum);
+}
+
+int omp_get_num_devices() {
+  OMPX_FORWARD_TO_HOST(omp_get_num_devices, int, ());
+  return int(deviceEnvironment().NumDevices);
+}
+
+int omp_get_num_procs() {
+  OMPX_FORWARD_TO_HOST(omp_get_num_procs, int, ());
+  return int(arch::numProcessors());
+}
+
+int omp_get_dynamic() {
+  OMPX_FORWARD_TO_HOST(omp_get_dynamic, int, ());
+  return 0;
+}
+
+void omp_set_dynamic(int Flag) {
+  OMPX_FORWARD_TO_HOST(omp_set_dynamic, void, (int), Flag);
+}
+
+int omp_get_nested() {
+  OMPX_FORWARD_TO_HOST(omp_get_nested, int, ());
+  return 0;
+}
+
+void omp_set_nested(int Flag) {
+  OMPX_FORWARD_TO_HOST(omp_set_nested, void, (int), Flag);
+}
+
+int omp_get_max_active_levels() {
+  OMPX_FORWARD_TO_HOST(omp_get_max_active_levels, int, ());
+  return 1;
+}
+
+void omp_set_max_active_levels(int Levels) {
+  OMPX_FORWARD_TO_HOST(omp_set_max_active_levels, void, (int), Levels);
+}
+
+int omp_get_supported_active_levels() {
+  OMPX_FORWARD_TO_HOST(omp_get_supported_active_levels, int, ());
+  return 1;
+}
+
+int omp_get_cancellation() {
+  OMPX_FORWARD_TO_HOST(omp_get_cancellation, int, ());
+  return 0;
+}
+
+int omp_get_proc_bind() {
+  OMPX_FORWARD_TO_HOST(omp_get_proc_bind, int, ());
+  return 0; // omp_proc_bind_false
+}
+
+void omp_get_schedule(int *Kind, int *Chunk) {
+  OMPX_FORWARD_TO_HOST(omp_get_schedule, void, (int *, int *), Kind, Chunk);
+  ThreadState &State = arch::threadState();
+  // omp_sched_t numbering: static 1, dynamic 2, guided 3, auto 4.
+  switch (State.RunSchedKind) {
+  case SchedDynamicChunked:
+    *Kind = 2;
+    break;
+  case SchedGuidedChunked:
+    *Kind = 3;
+    break;
+  default:
+    *Kind = 1;
+  }
+  *Chunk = State.RunSchedChunk;
+}
+
+void omp_set_schedule(int Kind, int Chunk) {
+  OMPX_FORWARD_TO_HOST(omp_set_schedule, void, (int, int), Kind, Chunk);
+  ThreadState &State = arch::threadState();
+  switch (Kind & 0xff) {
+  case 2:
+    State.RunSchedKind = SchedDynamicChunked;
+    break;
+  case 3:
+    State.RunSchedKind = SchedGuidedChunked;
+    break;
+  default:
+    State.RunSchedKind = Chunk > 0 ? SchedStaticChunked : SchedStatic;
+  }
+  State.RunSchedChunk = Chunk > 0 ? Chunk : 0;
+}
+
+double omp_get_wtime() {
+  OMPX_FORWARD_TO_HOST(omp_get_wtime, double, ());
+  return double(arch::nanoseconds()) * 1e-9;
+}
+
+double omp_get_wtick() {
+  OMPX_FORWARD_TO_HOST(omp_get_wtick, double, ());
+  return arch::tickSeconds();
+}
+}

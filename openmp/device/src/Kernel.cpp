@@ -1,0 +1,116 @@
+//===- Kernel.cpp - Kernel start and end, generic-mode state machine -----===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Every thread of every team calls the kernel, and the kernel first calls
+// __kmpc_target_init. In SPMD mode all threads then run the user code. In
+// generic mode only thread 0 (the main thread) does; the others become
+// workers that wait inside __kmpc_target_init for parallel regions the main
+// thread hands them (Parallel.cpp) until __kmpc_target_deinit releases them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interface.h"
+#include "Parallel.h"
+#include "State.h"
+
+using namespace ompx;
+
+namespace {
+
+bool isSPMDMode(const KernelEnvironmentTy *Env) {
+  return Env && (Env->Configuration.ExecMode & ExecModeSPMD);
+}
+
+/// The worker side of the generic-mode state machine: wait for a region,
+/// run it when selected, report back, until the kernel is done.
+void runWorkerLoop(TeamState &Team) {
+  uint32_t BlockSize = Team.BlockSize;
+  uint32_t Tid = arch::threadIdInBlock();
+  for (;;) {
+    // Wait for the main thread to publish work (or the end of the kernel).
+    arch::barrier(arch::BlockBarrier, BlockSize);
+    if (atomic::load(&Team.KernelDone))
+      return;
+    if (Tid < Team.WorkTeamSize)
+      runRegionAsMember(Team.WorkFn, Team.WorkArgs, Team.WorkNumArgs, Tid,
+                        Team.WorkTeamSize, Team.WorkSerial);
+    // Tell the main thread this region is finished.
+    arch::barrier(arch::BlockBarrier, BlockSize);
+  }
+}
+
+} // namespace
+
+extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
+                                      KernelLaunchEnvironmentTy *LaunchEnv) {
+  TeamState &Team = arch::teamState();
+  uint32_t Tid = arch::threadIdInBlock();
+  uint32_t BlockSize = arch::numThreadsInBlock();
+  bool SPMD = isSPMDMode(KernelEnv);
+
+  initThreadState(arch::threadState());
+  if (Tid == 0) {
+    Team.KernelEnv = KernelEnv;
+    Team.LaunchEnv = LaunchEnv;
+    Team.IsSPMD = SPMD;
+    Team.BlockSize = BlockSize;
+    Team.WorkFn = nullptr;
+    Team.WorkWrapper = nullptr;
+    Team.WorkArgs = nullptr;
+    Team.WorkNumArgs = 0;
+    Team.WorkTeamSize = 0;
+    Team.KernelDone = 0;
+    Team.SharedVars = nullptr;
+    Team.WorkSerial = 0;
+    for (uint32_t I = 0; I < NumDispatchBuffers; ++I) {
+      // Loop keys start at 1: key 0, ready and drained, means unused.
+      Team.Dispatch[I].Key = 1;
+      Team.Dispatch[I].Next = 0;
+      Team.Dispatch[I].Finished = 0;
+      Team.Dispatch[I].Participants = 0;
+    }
+  }
+  // Nobody looks at the team state before thread 0 has set it up.
+  arch::barrier(arch::BlockBarrier, BlockSize);
+
+  if (SPMD || Tid == 0)
+    return -1;
+  // A kernel without the generic state machine (one the compiler gave a
+  // custom state machine) lets the workers through to run it themselves.
+  if (KernelEnv && !KernelEnv->Configuration.UseGenericStateMachine)
+    return int32_t(Tid);
+  runWorkerLoop(Team);
+  return int32_t(Tid);
+}
+
+extern "C" void __kmpc_target_deinit() {
+  TeamState &Team = arch::teamState();
+  if (Team.IsSPMD || arch::threadIdInBlock() != 0)
+    return;
+  // The main thread of a generic kernel releases the waiting workers.
+  atomic::store(&Team.KernelDone, 1u);
+  arch::barrier(arch::BlockBarrier, Team.BlockSize);
+}
+
+extern "C" int8_t __kmpc_is_spmd_exec_mode() {
+  return arch::teamState().IsSPMD;
+}
+
+extern "C" int8_t __kmpc_is_generic_main_thread(int32_t Tid) {
+  return !arch::teamState().IsSPMD && Tid == 0;
+}
+
+extern "C" uint32_t __kmpc_get_hardware_thread_id_in_block() {
+  return arch::threadIdInBlock();
+}
+extern "C" uint32_t __kmpc_get_hardware_num_threads_in_block() {
+  return arch::numThreadsInBlock();
+}
+extern "C" uint32_t __kmpc_get_hardware_num_blocks() {
+  return arch::numBlocks();
+}

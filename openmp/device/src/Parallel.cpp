@@ -1,0 +1,255 @@
+//===- Parallel.cpp - Parallel regions ------------------------------------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Rules: one level of parallelism is active. A region started outside any
+// parallel region uses the threads of the block (SPMD: every thread already
+// runs and calls us; generic: the main thread wakes the workers waiting in
+// the state machine). Any region inside another one, or with if(false), runs
+// on the calling thread alone ("serialized"), as the OpenMP nesting rules
+// allow when max-active-levels is 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Parallel.h"
+#include "Interface.h"
+
+using namespace ompx;
+
+#include "InvokeRegion.inc"
+
+namespace {
+
+void callRegion(void *Fn, void **Args, uint64_t NumArgs, int32_t ThreadNum) {
+  int32_t Gtid = ThreadNum;
+  int32_t Zero = 0;
+  if (!invokeRegion(Fn, &Gtid, &Zero, Args, NumArgs))
+    arch::fatal("parallel region captures more variables than the device "
+                "runtime supports (64)");
+}
+
+/// Runs \p Fn on the calling thread alone, one level deeper.
+void runSerialized(void *Fn, void **Args, uint64_t NumArgs) {
+  ThreadState &State = arch::threadState();
+  ++State.Level;
+  if (State.Level == 1) {
+    State.Level1ThreadNum = 0;
+    State.Level1TeamSize = 1;
+  }
+  State.ThreadNum = 0;
+  State.TeamSize = 1;
+  callRegion(Fn, Args, NumArgs, 0);
+  --State.Level;
+  restoreRegionView(State);
+}
+
+/// Threads of a new level-1 region: the block, limited by a num_threads
+/// clause or, without one, by nthreads-var.
+uint32_t chooseTeamSize(int32_t NumThreadsClause, const ThreadState &State) {
+  uint32_t Size = arch::numThreadsInBlock();
+  uint32_t Limit =
+      NumThreadsClause > 0 ? uint32_t(NumThreadsClause) : State.NThreadsVar;
+  if (Limit > 0 && Limit < Size)
+    Size = Limit;
+  return Size;
+}
+
+} // namespace
+
+void ompx::restoreRegionView(ThreadState &State) {
+  if (State.Level == 1) {
+    State.ThreadNum = State.Level1ThreadNum;
+    State.TeamSize = State.Level1TeamSize;
+    State.ActiveLevel = State.Level1TeamSize > 1;
+  } else {
+    State.ThreadNum = 0;
+    State.TeamSize = 1;
+    if (State.Level == 0)
+      State.ActiveLevel = 0;
+  }
+}
+
+void ompx::runRegionAsMember(void *Fn, void **Args, uint64_t NumArgs,
+                             uint32_t ThreadNum, uint32_t TeamSize,
+                             uint32_t RegionSerial) {
+  ThreadState &State = arch::threadState();
+  State.RegionSerial = RegionSerial;
+  State.Dispatch.LoopInRegion = 0;
+  State.Level = 1;
+  State.ActiveLevel = TeamSize > 1;
+  State.ThreadNum = State.Level1ThreadNum = ThreadNum;
+  State.TeamSize = State.Level1TeamSize = TeamSize;
+  callRegion(Fn, Args, NumArgs, int32_t(ThreadNum));
+  State.Level = 0;
+  restoreRegionView(State);
+}
+
+extern "C" void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
+                                   int32_t NumThreads, int32_t, void *Fn,
+                                   void *WrapperFn, void **Args,
+                                   int64_t NumArgs, int32_t) {
+  ThreadState &State = arch::threadState();
+  TeamState &Team = arch::teamState();
+  if (NumThreads <= 0)
+    NumThreads = State.PushedNumThreads;
+  State.PushedNumThreads = -1;
+  if (NumArgs < 0 || uint64_t(NumArgs) > MaxRegionArgs)
+    arch::fatal("parallel region captures more variables than the device "
+                "runtime supports (64)");
+
+  if (State.Level > 0 || !IfExpr) {
+    runSerialized(Fn, Args, uint64_t(NumArgs));
+    return;
+  }
+  uint32_t Size = chooseTeamSize(NumThreads, State);
+  uint32_t BlockSize = arch::numThreadsInBlock();
+
+  if (Team.IsSPMD) {
+    // Every thread of the block is here. Those beyond the region's size
+    // wait at the closing barrier.
+    uint32_t Tid = arch::threadIdInBlock();
+    // Every thread counts the region, member or not, so the serials agree.
+    uint32_t Serial = ++State.RegionSerial;
+    if (Tid < Size)
+      runRegionAsMember(Fn, Args, uint64_t(NumArgs), Tid, Size, Serial);
+    arch::barrier(arch::BlockBarrier, BlockSize);
+    return;
+  }
+
+  // Generic mode: only the main thread gets here.
+  if (Size <= 1) {
+    runSerialized(Fn, Args, uint64_t(NumArgs));
+    return;
+  }
+  // The argument array lives on the main thread's stack, which other
+  // threads may not be able to read (GPUs): copy it into team memory.
+  void *LocalArgs[MaxRegionArgs];
+  for (int64_t I = 0; I < NumArgs; ++I)
+    LocalArgs[I] = Args[I];
+  void **SharedArgs = NumArgs ? static_cast<void **>(__kmpc_alloc_shared(
+                                    uint64_t(NumArgs) * sizeof(void *)))
+                              : nullptr;
+  for (int64_t I = 0; I < NumArgs; ++I)
+    SharedArgs[I] = LocalArgs[I];
+
+  Team.WorkFn = Fn;
+  Team.WorkWrapper = WrapperFn;
+  Team.WorkArgs = SharedArgs;
+  Team.WorkNumArgs = uint64_t(NumArgs);
+  Team.WorkTeamSize = Size;
+  Team.WorkSerial = ++State.RegionSerial;
+  Team.SharedVars = SharedArgs;
+  arch::barrier(arch::BlockBarrier, BlockSize); // workers start
+  runRegionAsMember(Fn, SharedArgs, uint64_t(NumArgs), 0, Size,
+                    Team.WorkSerial);
+  arch::barrier(arch::BlockBarrier, BlockSize); // workers are done
+  Team.WorkFn = nullptr;
+  Team.WorkWrapper = nullptr;
+  Team.WorkTeamSize = 0;
+  if (SharedArgs)
+    __kmpc_free_shared(SharedArgs, uint64_t(NumArgs) * sizeof(void *));
+}
+
+extern "C" void __kmpc_parallel_51(IdentTy *Loc, int32_t Gtid, int32_t IfExpr,
+                                   int32_t NumThreads, int32_t ProcBind,
+                                   void *Fn, void *WrapperFn, void **Args,
+                                   int64_t NumArgs) {
+  __kmpc_parallel_60(Loc, Gtid, IfExpr, NumThreads, ProcBind, Fn, WrapperFn,
+                     Args, NumArgs, 0);
+}
+
+// The entry points of a compiler-generated ("custom") state machine. The
+// worker waits at __kmpc_barrier_simple_generic, asks for work here, runs
+// the region's wrapper, and calls __kmpc_kernel_end_parallel.
+extern "C" bool __kmpc_kernel_parallel(void **WorkFn) {
+  TeamState &Team = arch::teamState();
+  if (atomic::load(&Team.KernelDone)) {
+    *WorkFn = nullptr;
+    return false;
+  }
+  *WorkFn = Team.WorkWrapper;
+  uint32_t Tid = arch::threadIdInBlock();
+  if (!Team.WorkWrapper || Tid >= Team.WorkTeamSize)
+    return false;
+  ThreadState &State = arch::threadState();
+  State.Level = 1;
+  State.ActiveLevel = Team.WorkTeamSize > 1;
+  State.ThreadNum = State.Level1ThreadNum = Tid;
+  State.TeamSize = State.Level1TeamSize = Team.WorkTeamSize;
+  State.RegionSerial = Team.WorkSerial;
+  State.Dispatch.LoopInRegion = 0;
+  return true;
+}
+
+extern "C" void __kmpc_kernel_end_parallel() {
+  ThreadState &State = arch::threadState();
+  State.Level = 0;
+  restoreRegionView(State);
+}
+
+extern "C" void __kmpc_begin_sharing_variables(void ***Vars, uint64_t NumVars) {
+  TeamState &Team = arch::teamState();
+  Team.SharedVars = static_cast<void **>(
+      __kmpc_alloc_shared(NumVars ? NumVars * sizeof(void *) : 1));
+  *Vars = Team.SharedVars;
+}
+
+extern "C" void __kmpc_end_sharing_variables() {
+  TeamState &Team = arch::teamState();
+  // The size is only needed to pop the stack, which frees by address.
+  __kmpc_free_shared(Team.SharedVars, 0);
+  Team.SharedVars = nullptr;
+}
+
+extern "C" void __kmpc_get_shared_variables(void ***Vars) {
+  *Vars = arch::teamState().SharedVars;
+}
+
+extern "C" void __kmpc_serialized_parallel(IdentTy *Loc, int32_t Gtid) {
+  OMPX_FORWARD_TO_HOST(__kmpc_serialized_parallel, void, (IdentTy *, int32_t),
+                       Loc, Gtid);
+  ThreadState &State = arch::threadState();
+  ++State.Level;
+  if (State.Level == 1) {
+    State.Level1ThreadNum = 0;
+    State.Level1TeamSize = 1;
+  }
+  State.ThreadNum = 0;
+  State.TeamSize = 1;
+}
+
+extern "C" void __kmpc_end_serialized_parallel(IdentTy *Loc, int32_t Gtid) {
+  OMPX_FORWARD_TO_HOST(__kmpc_end_serialized_parallel, void,
+                       (IdentTy *, int32_t), Loc, Gtid);
+  ThreadState &State = arch::threadState();
+  if (State.Level > 0)
+    --State.Level;
+  restoreRegionView(State);
+}
+
+extern "C" void __kmpc_push_num_threads(IdentTy *Loc, int32_t Gtid,
+                                        int32_t NumThreads) {
+  OMPX_FORWARD_TO_HOST(__kmpc_push_num_threads, void,
+                       (IdentTy *, int32_t, int32_t), Loc, Gtid, NumThreads);
+  arch::threadState().PushedNumThreads = NumThreads;
+}
+
+extern "C" void __kmpc_push_proc_bind(IdentTy *Loc, int32_t Gtid,
+                                      int32_t ProcBind) {
+  OMPX_FORWARD_TO_HOST(__kmpc_push_proc_bind, void,
+                       (IdentTy *, int32_t, int32_t), Loc, Gtid, ProcBind);
+  // Device threads are not bound to places; nothing to remember.
+}
+
+extern "C" uint16_t __kmpc_parallel_level(IdentTy *, int32_t) {
+  return uint16_t(arch::threadState().Level);
+}
+
+extern "C" int32_t __kmpc_global_thread_num(IdentTy *Loc) {
+  OMPX_FORWARD_TO_HOST(__kmpc_global_thread_num, int32_t, (IdentTy *), Loc);
+  return int32_t(arch::threadState().ThreadNum);
+}

@@ -1,0 +1,121 @@
+//===- State.h - Team and thread state of the device runtime ----*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What the runtime remembers while a kernel runs. TeamState is shared by the
+// threads of one team (team-shared memory on a GPU); ThreadState belongs to
+// one thread. The architecture layer owns the storage (arch::teamState(),
+// arch::threadState()); the core initializes it in __kmpc_target_init.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENMP_DEVICE_SRC_STATE_H
+#define OPENMP_DEVICE_SRC_STATE_H
+
+#include "Arch.h"
+
+namespace ompx {
+
+/// How many dynamically scheduled loops of one team may be in flight at once
+/// (loops with `nowait` let fast threads run ahead).
+constexpr uint32_t NumDispatchBuffers = 4;
+
+/// Team-shared bookkeeping of one dynamically scheduled loop. A loop is
+/// named by a key unique within the kernel: the region it belongs to and its
+/// position in that region. Key holds (loop key << 1) | ready.
+struct DispatchBuffer {
+  uint64_t Key;
+  /// Next unclaimed iteration (0-based).
+  uint64_t Next;
+  /// Threads that have drained the loop, and how many take part.
+  uint32_t Finished;
+  uint32_t Participants;
+};
+
+struct TeamState {
+  const KernelEnvironmentTy *KernelEnv;
+  KernelLaunchEnvironmentTy *LaunchEnv;
+  /// ExecModeSPMD or ExecModeGeneric for this launch.
+  uint8_t IsSPMD;
+  /// Threads of the block (hardware threads running this team).
+  uint32_t BlockSize;
+
+  /// Generic mode: the parallel region the main thread hands to the workers.
+  void *WorkFn;
+  /// The region's wrapper, for a compiler-generated state machine.
+  void *WorkWrapper;
+  void **WorkArgs;
+  uint64_t WorkNumArgs;
+  uint32_t WorkTeamSize;
+  uint32_t WorkSerial;
+  /// Set by the main thread in __kmpc_target_deinit: workers leave.
+  uint32_t KernelDone;
+
+  /// Arguments published with __kmpc_begin_sharing_variables.
+  void **SharedVars;
+
+  DispatchBuffer Dispatch[NumDispatchBuffers];
+};
+
+/// Per-thread state of a dynamically scheduled loop.
+struct DispatchState {
+  uint32_t LoopInRegion; // dynamic loops this thread started in its region
+  uint64_t Key;          // key of the current shared loop
+  int64_t Lower;         // first iteration value
+  int64_t Stride;        // increment between iterations
+  uint64_t TripCount;    // number of iterations
+  uint64_t Chunk;        // chunk size (>= 1)
+  int32_t Kind;          // ScheduleKind without modifiers
+  uint32_t Participants; // threads sharing the loop
+  uint64_t LocalNext;    // next iteration when the loop is not shared
+  uint8_t Shared;        // iterations come from the team's buffer
+  uint8_t Drained;       // this thread saw the end of the loop
+};
+
+struct ThreadState {
+  /// Nesting depth of parallel regions around the thread (omp_get_level).
+  uint32_t Level;
+  /// 1 when the outermost enclosing region runs on more than one thread.
+  uint32_t ActiveLevel;
+  /// omp_get_thread_num / omp_get_num_threads of the innermost region.
+  uint32_t ThreadNum;
+  uint32_t TeamSize;
+  /// The same for the level-1 region (omp_get_ancestor_thread_num(1)).
+  uint32_t Level1ThreadNum;
+  uint32_t Level1TeamSize;
+  /// nthreads-var ICV (omp_set_num_threads) and a pending num_threads clause.
+  uint32_t NThreadsVar;
+  int32_t PushedNumThreads;
+  /// run-sched-var ICV.
+  int32_t RunSchedKind;
+  int32_t RunSchedChunk;
+  /// Level-1 regions this thread has taken part in; the same on every
+  /// member of a region, so it names the region's dynamic loops.
+  uint32_t RegionSerial;
+  /// Bytes of this thread's slice of the team scratch memory in use.
+  size_t StackUsed;
+  DispatchState Dispatch;
+};
+
+/// Starts a thread's state for a new kernel.
+void initThreadState(ThreadState &State);
+
+/// The threads taking part in a barrier issued by the calling thread: the
+/// innermost active region, or every thread of the block when an SPMD
+/// kernel runs outside any parallel region. 1 means no synchronization.
+uint32_t barrierParticipants();
+
+/// Synchronizes the calling thread's current team (see above).
+void teamBarrier();
+
+/// Device thread-number queries the API and the worksharing code share.
+inline uint32_t currentThreadNum() { return arch::threadState().ThreadNum; }
+inline uint32_t currentTeamSize() { return arch::threadState().TeamSize; }
+
+} // namespace ompx
+
+#endif // OPENMP_DEVICE_SRC_STATE_H

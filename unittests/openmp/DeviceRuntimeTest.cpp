@@ -1,0 +1,454 @@
+//===- DeviceRuntimeTest.cpp - The device runtime on the CPU device -------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Each test writes a kernel the way Flang and clang's GPU code generation
+// do (start with __kmpc_target_init, hand parallel regions to
+// __kmpc_parallel_60, share loops through the loop API...) and launches it
+// through the same entry point the host plugin uses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceRuntime.h"
+#include "CPUDeviceLaunch.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <atomic>
+#include <vector>
+
+using namespace ompx;
+
+extern "C" int __ompx_cpu_launch_kernel(const ompx_cpu_launch_request *,
+                                        ompx_cpu_launch_result *);
+
+namespace {
+
+KernelEnvironmentTy makeEnv(uint8_t Mode, int32_t MaxThreads = -1,
+                            int32_t MaxTeams = 0) {
+  KernelEnvironmentTy Env = {};
+  Env.Configuration.UseGenericStateMachine = 1;
+  Env.Configuration.MayUseNestedParallelism = 1;
+  Env.Configuration.ExecMode = Mode;
+  Env.Configuration.MinThreads = 1;
+  Env.Configuration.MaxThreads = MaxThreads;
+  Env.Configuration.MinTeams = MaxTeams;
+  Env.Configuration.MaxTeams = MaxTeams;
+  return Env;
+}
+
+/// Launches Kernel(LaunchEnv) on every device thread.
+template <typename Fn>
+ompx_cpu_launch_result launch(KernelEnvironmentTy &Env, uint32_t Teams,
+                              uint32_t Threads, Fn Kernel) {
+  ompx_cpu_launch_request R = {};
+  R.Version = OMPX_CPU_LAUNCH_VERSION;
+  R.NumTeams = Teams;
+  R.ThreadLimit = Threads;
+  R.KernelEnvironment = &Env;
+  R.KernelName = "unit-test-kernel";
+  R.Body = [](void *Ctx, void *LaunchEnv) {
+    (*static_cast<Fn *>(Ctx))(
+        static_cast<KernelLaunchEnvironmentTy *>(LaunchEnv));
+  };
+  R.Context = &Kernel;
+  ompx_cpu_launch_result Result = {};
+  EXPECT_EQ(__ompx_cpu_launch_kernel(&R, &Result), 0);
+  return Result;
+}
+
+// Region bodies receive (gtid*, btid*, args...), like outlined regions.
+std::atomic<int> RegionThreads;
+std::atomic<int> MaxTeamSize;
+std::atomic<int> ThreadNumSum;
+
+void countThreads(int32_t *, int32_t *) {
+  RegionThreads.fetch_add(1);
+  int N = omp_get_num_threads();
+  int Old = MaxTeamSize.load();
+  while (N > Old && !MaxTeamSize.compare_exchange_weak(Old, N))
+    ;
+  ThreadNumSum.fetch_add(omp_get_thread_num());
+}
+
+TEST(DeviceRuntime, GenericModeRunsParallelRegionOnAllThreads) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeGeneric);
+  RegionThreads = 0;
+  MaxTeamSize = 0;
+  ThreadNumSum = 0;
+  std::atomic<int> MainThreads{0};
+  auto Result = launch(Env, 1, 4, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    MainThreads.fetch_add(1);
+    EXPECT_EQ(omp_get_num_threads(), 1);
+    EXPECT_EQ(omp_get_level(), 0);
+    __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)countThreads, nullptr,
+                       nullptr, 0, 0);
+    __kmpc_parallel_60(nullptr, 0, 1, 2, -1, (void *)countThreads, nullptr,
+                       nullptr, 0, 0);
+    __kmpc_target_deinit();
+  });
+  EXPECT_EQ(Result.NumThreads, 4u);
+  EXPECT_EQ(MainThreads.load(), 1);
+  EXPECT_EQ(RegionThreads.load(), 4 + 2);
+  EXPECT_EQ(MaxTeamSize.load(), 4);
+  EXPECT_EQ(ThreadNumSum.load(), (0 + 1 + 2 + 3) + (0 + 1));
+}
+
+TEST(DeviceRuntime, DefaultGridUsesSeveralThreads) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeGeneric);
+  MaxTeamSize = 0;
+  RegionThreads = 0;
+  auto Result = launch(Env, 0, 0, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)countThreads, nullptr,
+                       nullptr, 0, 0);
+    __kmpc_target_deinit();
+  });
+  EXPECT_GE(Result.NumThreads, 2u);
+  EXPECT_GT(MaxTeamSize.load(), 1);
+}
+
+void nestedRegion(int32_t *, int32_t *, void *Out) {
+  int *Values = static_cast<int *>(Out);
+  // Inside the nested region: a serialized team of one, two levels deep.
+  if (omp_get_ancestor_thread_num(1) == 1) {
+    Values[0] = omp_get_level();
+    Values[1] = omp_get_num_threads();
+    Values[2] = omp_get_active_level();
+    Values[3] = omp_get_team_size(1);
+  }
+}
+
+void outerRegion(int32_t *, int32_t *, void *Out) {
+  void *Args[] = {Out};
+  __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)nestedRegion, nullptr, Args,
+                     1, 0);
+}
+
+TEST(DeviceRuntime, NestedParallelIsSerialized) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeGeneric);
+  int Values[4] = {-1, -1, -1, -1};
+  launch(Env, 1, 3, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    void *Args[] = {Values};
+    __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)outerRegion, nullptr,
+                       Args, 1, 0);
+    __kmpc_target_deinit();
+  });
+  EXPECT_EQ(Values[0], 2);
+  EXPECT_EQ(Values[1], 1);
+  EXPECT_EQ(Values[2], 1);
+  EXPECT_EQ(Values[3], 3);
+}
+
+struct LoopData {
+  std::atomic<int> *Hits;
+  std::atomic<int> *Owner;
+};
+
+void markIteration(uint32_t IV, void *Arg) {
+  auto *D = static_cast<LoopData *>(Arg);
+  D->Hits[IV].fetch_add(1);
+  D->Owner[IV] = omp_get_team_num() * 1000 + omp_get_thread_num();
+}
+
+void distributeForRegion(int32_t *, int32_t *, void *Arg, void *Trip,
+                         void *Chunks) {
+  auto *C = static_cast<uint32_t *>(Chunks);
+  __kmpc_distribute_for_static_loop_4u(nullptr, (void *)markIteration, Arg,
+                                       *static_cast<uint32_t *>(Trip),
+                                       omp_get_num_threads(), C[0], C[1], 0);
+}
+
+class DistributeFor
+    : public ::testing::TestWithParam<std::tuple<uint32_t, uint32_t>> {};
+
+TEST_P(DistributeFor, EveryIterationRunsOnce) {
+  // SPMD kernel: every thread calls the parallel region, which shares the
+  // loop over teams and threads.
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  constexpr uint32_t Trip = 1003;
+  std::vector<std::atomic<int>> Hits(Trip), Owner(Trip);
+  LoopData D{Hits.data(), Owner.data()};
+  uint32_t TripValue = Trip;
+  uint32_t Chunks[2] = {std::get<0>(GetParam()), std::get<1>(GetParam())};
+  launch(Env, 3, 2, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    void *Args[] = {&D, &TripValue, Chunks};
+    __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)distributeForRegion,
+                       nullptr, Args, 3, 0);
+    __kmpc_target_deinit();
+  });
+  std::vector<int> Seen;
+  for (uint32_t I = 0; I < Trip; ++I) {
+    ASSERT_EQ(Hits[I].load(), 1) << "iteration " << I;
+    Seen.push_back(Owner[I].load());
+  }
+  // All 3 teams x 2 threads took part.
+  std::sort(Seen.begin(), Seen.end());
+  Seen.erase(std::unique(Seen.begin(), Seen.end()), Seen.end());
+  EXPECT_EQ(Seen.size(), 6u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Chunks, DistributeFor,
+                         ::testing::Values(std::make_tuple(0u, 0u),
+                                           std::make_tuple(0u, 7u),
+                                           std::make_tuple(50u, 0u),
+                                           std::make_tuple(13u, 3u)));
+
+struct DispatchData {
+  std::atomic<int> *Hits;
+  int32_t Sched;
+  int32_t Chunk;
+  int32_t Loops;
+};
+
+void dynamicRegion(int32_t *, int32_t *, void *Arg) {
+  auto *D = static_cast<DispatchData *>(Arg);
+  // Several loops back to back without barriers (nowait), so fast threads
+  // run ahead into later loops.
+  for (int Loop = 0; Loop < D->Loops; ++Loop) {
+    __kmpc_dispatch_init_4(nullptr, 0, D->Sched, 0, 999, 1, D->Chunk);
+    int32_t Last, Lower, Upper, Stride;
+    while (__kmpc_dispatch_next_4(nullptr, 0, &Last, &Lower, &Upper, &Stride)) {
+      for (int32_t I = Lower; I <= Upper; ++I)
+        D->Hits[Loop * 1000 + I].fetch_add(1);
+    }
+  }
+  __kmpc_barrier(nullptr, 0);
+}
+
+class Dispatch : public ::testing::TestWithParam<std::tuple<int32_t, int32_t>> {
+};
+
+TEST_P(Dispatch, EveryIterationRunsOnce) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  constexpr int Loops = 9;
+  std::vector<std::atomic<int>> Hits(Loops * 1000);
+  DispatchData D{Hits.data(), std::get<0>(GetParam()), std::get<1>(GetParam()),
+                 Loops};
+  // Two kernels: the dispatch state must start fresh for each region.
+  for (int Kernel = 0; Kernel < 2; ++Kernel)
+    launch(Env, 2, 3, [&](KernelLaunchEnvironmentTy *L) {
+      if (__kmpc_target_init(&Env, L) != -1)
+        return;
+      void *Args[] = {&D};
+      __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)dynamicRegion, nullptr,
+                         Args, 1, 0);
+      __kmpc_parallel_60(nullptr, 0, 1, 2, -1, (void *)dynamicRegion, nullptr,
+                         Args, 1, 0);
+      __kmpc_target_deinit();
+    });
+  // 2 kernels x 2 teams x 2 regions: each team runs each loop completely.
+  for (int I = 0; I < Loops * 1000; ++I)
+    ASSERT_EQ(Hits[I].load(), 8) << "iteration " << I;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schedules, Dispatch,
+    ::testing::Values(std::make_tuple(SchedDynamicChunked, 1),
+                      std::make_tuple(SchedDynamicChunked, 7),
+                      std::make_tuple(SchedGuidedChunked, 2),
+                      std::make_tuple(SchedStaticChunked, 5),
+                      std::make_tuple(SchedStatic, 0),
+                      std::make_tuple(SchedRuntime, 0)));
+
+void staticInitRegion(int32_t *, int32_t *, void *Arg, void *ChunkArg) {
+  auto *Hits = static_cast<std::atomic<int> *>(Arg);
+  int32_t Chunk = *static_cast<int32_t *>(ChunkArg);
+  int32_t Last = 0, Lower = 10, Upper = 1010, Stride = 0;
+  // for (i = 10; i <= 1010; i += 3), as the compiled loop would run it.
+  __kmpc_for_static_init_4(nullptr, 0, Chunk ? SchedStaticChunked : SchedStatic,
+                           &Last, &Lower, &Upper, &Stride, 3, Chunk);
+  for (int32_t L = Lower, U = Upper; L <= 1010; L += Stride, U += Stride)
+    for (int32_t I = L; I <= U && I <= 1010; I += 3)
+      Hits[I].fetch_add(1);
+  __kmpc_for_static_fini(nullptr, 0);
+}
+
+TEST(DeviceRuntime, StaticInitCoversTheLoop) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeGeneric);
+  for (int32_t Chunk : {0, 1, 4}) {
+    std::vector<std::atomic<int>> Hits(1011);
+    launch(Env, 1, 3, [&](KernelLaunchEnvironmentTy *L) {
+      if (__kmpc_target_init(&Env, L) != -1)
+        return;
+      void *Args[] = {Hits.data(), &Chunk};
+      __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)staticInitRegion,
+                         nullptr, Args, 2, 0);
+      __kmpc_target_deinit();
+    });
+    for (int I = 0; I <= 1010; ++I)
+      ASSERT_EQ(Hits[I].load(), (I >= 10 && (I - 10) % 3 == 0) ? 1 : 0)
+          << "chunk " << Chunk << " iteration " << I;
+  }
+}
+
+CriticalNameTy ReductionLock;
+
+void reduceRegion(int32_t *, int32_t *, void *Arg) {
+  auto *Total = static_cast<double *>(Arg);
+  double Mine = omp_get_team_num() * 100 + omp_get_thread_num() + 1;
+  if (__kmpc_reduce(nullptr, 0, 1, sizeof(double), nullptr, nullptr,
+                    &ReductionLock) == 1) {
+    *Total += Mine; // unsynchronized on purpose: the lock protects it
+    __kmpc_end_reduce(nullptr, 0, &ReductionLock);
+  }
+}
+
+TEST(DeviceRuntime, ReductionAcrossTeamsAndThreads) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  double Total = 0;
+  launch(Env, 5, 4, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    void *Args[] = {&Total};
+    __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)reduceRegion, nullptr,
+                       Args, 1, 0);
+    __kmpc_target_deinit();
+  });
+  double Expected = 0;
+  for (int Team = 0; Team < 5; ++Team)
+    for (int T = 0; T < 4; ++T)
+      Expected += Team * 100 + T + 1;
+  EXPECT_EQ(Total, Expected);
+}
+
+void sharedRegion(int32_t *, int32_t *, void *Arg) {
+  auto *Counter = static_cast<std::atomic<int> *>(Arg);
+  Counter->fetch_add(omp_get_thread_num() + 1);
+  int Single = __kmpc_single(nullptr, 0);
+  if (Single)
+    Counter->fetch_add(1000);
+  __kmpc_end_single(nullptr, 0);
+  __kmpc_barrier(nullptr, 0);
+  if (__kmpc_masked(nullptr, 0, 1)) {
+    Counter->fetch_add(10000);
+    __kmpc_end_masked(nullptr, 0);
+  }
+}
+
+TEST(DeviceRuntime, GenericModeSharesGlobalizedVariables) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeGeneric);
+  int Result = -1;
+  launch(Env, 1, 3, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    // What the compiler does with a local a parallel region shares.
+    auto *Counter = static_cast<std::atomic<int> *>(
+        __kmpc_alloc_shared(sizeof(std::atomic<int>)));
+    new (Counter) std::atomic<int>(0);
+    void *Args[] = {Counter};
+    __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)sharedRegion, nullptr,
+                       Args, 1, 0);
+    Result = Counter->load();
+    __kmpc_free_shared(Counter, sizeof(std::atomic<int>));
+    __kmpc_target_deinit();
+  });
+  EXPECT_EQ(Result, (1 + 2 + 3) + 1000 + 10000);
+}
+
+void criticalRegion(int32_t *, int32_t *, void *Arg) {
+  static CriticalNameTy Name;
+  auto *Counter = static_cast<long *>(Arg);
+  for (int I = 0; I < 1000; ++I) {
+    __kmpc_critical(nullptr, 0, &Name);
+    *Counter += 1;
+    __kmpc_end_critical(nullptr, 0, &Name);
+  }
+}
+
+TEST(DeviceRuntime, CriticalExcludesAcrossTeams) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  long Counter = 0;
+  launch(Env, 2, 2, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    void *Args[] = {&Counter};
+    __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)criticalRegion, nullptr,
+                       Args, 1, 0);
+    __kmpc_target_deinit();
+  });
+  EXPECT_EQ(Counter, 2 * 2 * 1000);
+}
+
+TEST(DeviceRuntime, GridFollowsKernelBoundsAndEnvironment) {
+  // A kernel with num_teams(5) thread_limit(3) in its environment.
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD, 3, 5);
+  auto Result = launch(Env, 0, 0, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) == -1)
+      __kmpc_target_deinit();
+  });
+  EXPECT_EQ(Result.NumTeams, 5u);
+  EXPECT_LE(Result.NumThreads, 3u);
+  // The kernel's bound holds against a larger request too.
+  Result = launch(Env, 0, 8, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) == -1)
+      __kmpc_target_deinit();
+  });
+  EXPECT_EQ(Result.NumThreads, 3u);
+
+  KernelEnvironmentTy Free = makeEnv(ExecModeSPMD);
+  setenv("OMP_NUM_TEAMS", "6", 1);
+  setenv("OMP_TEAMS_THREAD_LIMIT", "2", 1);
+  Result = launch(Free, 0, 0, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Free, L) == -1)
+      __kmpc_target_deinit();
+  });
+  unsetenv("OMP_NUM_TEAMS");
+  unsetenv("OMP_TEAMS_THREAD_LIMIT");
+  EXPECT_EQ(Result.NumTeams, 6u);
+  EXPECT_EQ(Result.NumThreads, 2u);
+}
+
+TEST(DeviceRuntime, TeamAndThreadIdentity) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  std::vector<std::atomic<int>> Seen(4 * 3);
+  launch(Env, 4, 3, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    EXPECT_EQ(omp_get_num_teams(), 4);
+    EXPECT_EQ(omp_is_initial_device(), 0);
+    Seen[omp_get_team_num() * 3 + __kmpc_get_hardware_thread_id_in_block()]
+        .fetch_add(1);
+    __kmpc_target_deinit();
+  });
+  for (auto &S : Seen)
+    EXPECT_EQ(S.load(), 1);
+}
+
+TEST(DeviceRuntime, RejectsBadRequests) {
+  ompx_cpu_launch_request R = {};
+  R.Version = OMPX_CPU_LAUNCH_VERSION + 1;
+  R.KernelName = "bad-version";
+  testing::internal::CaptureStderr();
+  EXPECT_NE(__ompx_cpu_launch_kernel(&R, nullptr), 0);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("bad-version"), std::string::npos) << Err;
+}
+
+TEST(DeviceRuntime, HostThreadsSeeTheInitialThread) {
+  // Without libomp in the process, calls from a host thread fall back to
+  // the device code's view of an initial thread.
+  EXPECT_EQ(omp_get_thread_num(), 0);
+  EXPECT_EQ(omp_get_num_threads(), 1);
+  EXPECT_EQ(omp_get_team_num(), 0);
+  EXPECT_EQ(omp_get_level(), 0);
+}
+
+TEST(DeviceRuntime, IndirectCallLookupWithoutTableIsIdentity) {
+  int X;
+  EXPECT_EQ(__llvm_omp_indirect_call_lookup(&X), &X);
+}
+
+} // namespace
