@@ -9,6 +9,7 @@
 #   %upstream-run                runs a program on Debian's libomptarget
 #   %ours-run                    runs a program on our libomptarget
 #   %target-cpu                  the CPU offload triple
+#   %llvm-libdir                 Debian's LLVM library directory (libomp)
 import os
 import shutil
 
@@ -62,6 +63,9 @@ config.substitutions += [
     ("%cmake", config.cmake_command),
     ("%target-cpu", cpu_triple),
 ]
+# Debian's LLVM library directory (libomp), for links that do not go through
+# the shims.
+config.substitutions.append(("%llvm-libdir", config.llvm_libdir))
 
 # Features tests can REQUIRE.
 def built_here(path):
