@@ -43,9 +43,13 @@ Expected<SmallString<0>> emitObject(Module &M) {
     return createStringError(inconvertibleErrorCode(),
                              "no code generator for '" + TT.str() +
                                  "': " + Message);
+  TargetOptions Options;
+  // Constructors go in .init_array(.N) as everywhere on modern ELF systems;
+  // the .ctors default would order them differently from the compiler's.
+  Options.UseInitArray = true;
   std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
-      TT, /*CPU=*/"", /*Features=*/"", TargetOptions(), Reloc::PIC_,
-      std::nullopt, CodeGenOptLevel::Default));
+      TT, /*CPU=*/"", /*Features=*/"", Options, Reloc::PIC_, std::nullopt,
+      CodeGenOptLevel::Default));
   if (!TM)
     return createStringError(inconvertibleErrorCode(),
                              "cannot create a target machine for '" + TT.str() +
