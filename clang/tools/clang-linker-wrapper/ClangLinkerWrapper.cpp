@@ -27,11 +27,13 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Object/OffloadBinary.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
@@ -391,8 +393,14 @@ int main(int Argc, char **Argv) {
     return 1;
   };
 
-  Expected<WrapperConfig> ConfigOrErr =
-      parseCommandLine(ArrayRef<const char *>(Argv + 1, Argv + Argc));
+  // clang's driver hands over very long command lines in a response file.
+  BumpPtrAllocator Allocator;
+  StringSaver Saver(Allocator);
+  SmallVector<const char *, 64> Args(Argv + 1, Argv + Argc);
+  if (!cl::ExpandResponseFiles(Saver, cl::TokenizeGNUCommandLine, Args))
+    return Fail("cannot read a response file (@file) of the command line");
+
+  Expected<WrapperConfig> ConfigOrErr = parseCommandLine(Args);
   if (!ConfigOrErr)
     return Fail(toString(ConfigOrErr.takeError()));
   const WrapperConfig &Config = *ConfigOrErr;
