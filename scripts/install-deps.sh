@@ -15,6 +15,8 @@ PACKAGES=(
   libffi-dev
   # Unit tests.
   googletest libgtest-dev
+  # The benchmark runner's plot of ratios (bench/run).
+  python3-matplotlib
 )
 
 missing=()
