@@ -5,8 +5,10 @@ static int triple(int X) { return 3 * X; }
 
 int libTripleMax(const int *Data, int N) {
   int Max = 0;
-#pragma omp target teams distribute parallel for reduction(max : Max)       \
-    map(to : Data[0 : N])
+#pragma omp target teams distribute parallel for reduction(max                 \
+                                                           : Max)              \
+    map(to                                                                     \
+        : Data [0:N])
   for (int I = 0; I < N; ++I)
     Max = triple(Data[I]) > Max ? triple(Data[I]) : Max;
   return Max;
