@@ -17,6 +17,9 @@ PACKAGES=(
   googletest libgtest-dev
   # The benchmark runner's plot of ratios (bench/run).
   python3-matplotlib
+  # GPU targets: AMD's device libraries (ocml/ockl) for amdgcn builds and the
+  # HSA runtime the AMDGPU plugin loads (it finds no agent without a GPU).
+  rocm-device-libs libhsa-runtime64-1
 )
 
 missing=()

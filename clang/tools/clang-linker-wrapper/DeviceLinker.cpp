@@ -1,6 +1,7 @@
 //===- DeviceLinker.cpp - Per-target device link step ---------------------===//
 
 #include "DeviceLinker.h"
+#include "GPUDeviceLinkers.h"
 
 using namespace llvm;
 
@@ -18,7 +19,11 @@ Expected<std::unique_ptr<DeviceLinker>>
 createDeviceLinker(const Triple &T, const ToolchainPaths &Paths) {
   if (isCPUDeviceTriple(T))
     return createCPUDeviceLinker(Paths);
-  // GPU device links (NVPTX, AMDGPU, SPIR-V) plug in here.
+  if (T.isNVPTX())
+    return createNVPTXDeviceLinker(Paths);
+  if (T.isAMDGCN())
+    return createAMDGPUDeviceLinker(Paths);
+  // Other GPU device links (SPIR-V) plug in here.
   return createStringError(inconvertibleErrorCode(),
                            "device linking for target '" + T.str() +
                                "' is not supported yet by this "

@@ -1,0 +1,111 @@
+//===- AMDGPUDeviceLinker.cpp - Device link for AMD GPUs ------------------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// One code object per gfx target. AMD device code arrives as bitcode (the
+// compilers always defer code generation to the link), so the application's
+// modules and the device-runtime members they need are linked by LTO into
+// one relocatable object for the target, which ld.lld turns into the
+// shared-object code object HSA loads. Undefined symbols are an error at
+// this point, as HSA cannot resolve them at load time.
+//
+// ld.lld is taken from the LLVM installation the wrapper was built for
+// (it must understand that LLVM's object files), then from PATH.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandRunner.h"
+#include "DeviceLinker.h"
+#include "GPUBitcodeLinker.h"
+#include "GPUDeviceLinkers.h"
+
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace wrapper {
+namespace {
+
+Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+class AMDGPUDeviceLinker final : public DeviceLinker {
+public:
+  explicit AMDGPUDeviceLinker(const ToolchainPaths &Paths) : Paths(Paths) {}
+
+  Error link(const DeviceLinkJob &Job, CommandRunner &Runner) const override {
+    std::string What = Job.Triple.str() + " (" + Job.Arch + ")";
+    if (!StringRef(Job.Arch).starts_with("gfx"))
+      return makeError("the " + Job.Triple.str() +
+                       " device image needs a gfx architecture, got '" +
+                       Job.Arch + "'; compile with --offload-arch=gfxNNN");
+    Expected<GPULinkOptions> OptionsOrErr = parseGPULinkOptions(Job, Paths);
+    if (!OptionsOrErr)
+      return OptionsOrErr.takeError();
+    const GPULinkOptions &Options = *OptionsOrErr;
+
+    std::string LLVMBin = sys::path::parent_path(Paths.Clang).str();
+    Expected<std::string> Lld =
+        findGPUTool("ld.lld", {LLVMBin}, {}, "the device link of " + What,
+                    "install lld (Debian package lld-22)");
+    if (!Lld)
+      return Lld.takeError();
+
+    GPUBitcodeLink Lto;
+    Lto.Triple = Job.Triple;
+    Lto.CPU = Job.Arch;
+    Lto.OptLevel = Options.OptLevel;
+    Lto.FileType = CodeGenFileType::ObjectFile;
+    Lto.Archives = Options.Archives;
+    std::vector<std::string> Objects;
+    for (const std::string &Input : Job.Inputs) {
+      if (isBitcodeFile(Input))
+        Lto.BitcodeFiles.push_back(Input);
+      else
+        Objects.push_back(Input);
+    }
+
+    std::optional<ScopedTempFile> LtoObject;
+    std::string LtoPath = Job.Output + "-lto.o";
+    if (!Runner.isDryRun() && !Lto.BitcodeFiles.empty()) {
+      Expected<SmallString<0>> ObjectOrErr = runGPUBitcodeLink(Lto);
+      if (!ObjectOrErr)
+        return ObjectOrErr.takeError();
+      Expected<ScopedTempFile> File = ScopedTempFile::create(Job.Output, ".o");
+      if (!File)
+        return File.takeError();
+      LtoObject.emplace(std::move(*File));
+      if (Error E = LtoObject->write(*ObjectOrErr))
+        return E;
+      LtoPath = LtoObject->path();
+    }
+    if (!Lto.BitcodeFiles.empty())
+      Objects.push_back(LtoPath);
+    if (Objects.empty())
+      return makeError("the " + What + " device link has no input");
+
+    std::vector<std::string> Argv = {*Lld, "--no-undefined", "-shared", "-o",
+                                     Job.Output};
+    Argv.insert(Argv.end(), Options.LinkerPassThrough.begin(),
+                Options.LinkerPassThrough.end());
+    Argv.insert(Argv.end(), Objects.begin(), Objects.end());
+    return Runner.run(Argv, "ld.lld for " + What);
+  }
+
+private:
+  ToolchainPaths Paths;
+};
+
+} // namespace
+
+std::unique_ptr<DeviceLinker>
+createAMDGPUDeviceLinker(const ToolchainPaths &Paths) {
+  return std::make_unique<AMDGPUDeviceLinker>(Paths);
+}
+
+} // namespace wrapper

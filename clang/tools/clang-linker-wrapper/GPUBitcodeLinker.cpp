@@ -1,0 +1,384 @@
+//===- GPUBitcodeLinker.cpp - LTO of GPU device bitcode -------------------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUBitcodeLinker.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/LTO/LTO.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Support/Caching.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+using namespace llvm;
+
+namespace wrapper {
+namespace {
+
+Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+void initializeTargetsOnce() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargets();
+    InitializeAllTargetMCs();
+    InitializeAllAsmPrinters();
+    InitializeAllAsmParsers();
+  });
+}
+
+/// A bitcode module taking part in the link (or a candidate archive member).
+struct BitcodeInput {
+  std::unique_ptr<lto::InputFile> File;
+  /// "file.bc" or "libfoo.a(member.bc)", for messages.
+  std::string Origin;
+  bool Taken = false;
+};
+
+/// Where a symbol's prevailing definition comes from.
+struct Definition {
+  size_t Input;
+  bool Weak;
+};
+
+Expected<std::unique_ptr<lto::InputFile>>
+openBitcode(MemoryBufferRef Buffer, StringRef Origin, const Triple &Target) {
+  Expected<std::unique_ptr<lto::InputFile>> FileOrErr =
+      lto::InputFile::create(Buffer);
+  if (!FileOrErr)
+    return makeError("cannot read device bitcode '" + Origin +
+                     "': " + toString(FileOrErr.takeError()));
+  Triple FileTriple((*FileOrErr)->getTargetTriple());
+  if (FileTriple.getArch() != Target.getArch())
+    return makeError("device bitcode '" + Origin + "' is for '" +
+                     FileTriple.str() + "', not '" + Target.str() + "'");
+  return std::move(*FileOrErr);
+}
+
+} // namespace
+
+Expected<GPULinkOptions> parseGPULinkOptions(const DeviceLinkJob &Job,
+                                             const ToolchainPaths &Paths) {
+  GPULinkOptions Options;
+  std::vector<std::string> SearchDirs;
+  std::vector<std::string> Libraries;
+  for (const std::string &Arg : Job.LinkerArgs) {
+    StringRef A(Arg);
+    if (A.consume_front("-L"))
+      SearchDirs.push_back(A.str());
+    else if (A.consume_front("-l"))
+      Libraries.push_back(A.str());
+    else if (A.ends_with(".a") && !A.starts_with("-"))
+      Options.Archives.push_back(Arg);
+    else
+      Options.LinkerPassThrough.push_back(Arg);
+  }
+  SmallString<256> RuntimeDir(Paths.Prefix);
+  sys::path::append(RuntimeDir, "lib", Job.Triple.str());
+  SearchDirs.push_back(RuntimeDir.str().str());
+  for (const std::string &Name : Libraries) {
+    std::string Found;
+    for (const std::string &Dir : SearchDirs) {
+      SmallString<256> Candidate(Dir);
+      sys::path::append(Candidate, "lib" + Name + ".a");
+      if (sys::fs::is_regular_file(Candidate)) {
+        Found = Candidate.str().str();
+        break;
+      }
+    }
+    if (Found.empty())
+      return makeError("cannot find -l" + Name + " for the " +
+                       Job.Triple.str() + " device link (" + Job.Arch +
+                       "); searched " + join(SearchDirs, ", ") +
+                       (Name == "ompdevice"
+                            ? "; the GPU device runtime is not installed in "
+                              "this prefix"
+                            : ""));
+    Options.Archives.push_back(Found);
+  }
+  for (const std::string &Arg : Job.CompilerArgs) {
+    StringRef A(Arg);
+    if (A == "-g" || A.starts_with("-g"))
+      Options.Debug = A != "-g0";
+    if (!A.consume_front("-O"))
+      continue;
+    if (A == "0" || A == "1" || A == "2" || A == "3")
+      Options.OptLevel = unsigned(A[0] - '0');
+    else if (A == "s" || A == "z" || A.empty())
+      Options.OptLevel = 2;
+    else if (A == "fast")
+      Options.OptLevel = 3;
+  }
+  return Options;
+}
+
+Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
+  initializeTargetsOnce();
+
+  std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
+  auto Load = [&](StringRef Path) -> Expected<MemoryBufferRef> {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> BufferOrErr =
+        MemoryBuffer::getFile(Path, /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!BufferOrErr)
+      return makeError("cannot read '" + Path +
+                       "': " + BufferOrErr.getError().message());
+    Buffers.push_back(std::move(*BufferOrErr));
+    return Buffers.back()->getMemBufferRef();
+  };
+
+  std::vector<BitcodeInput> Inputs;
+  for (const std::string &Path : Link.BitcodeFiles) {
+    Expected<MemoryBufferRef> BufferOrErr = Load(Path);
+    if (!BufferOrErr)
+      return BufferOrErr.takeError();
+    Expected<std::unique_ptr<lto::InputFile>> FileOrErr =
+        openBitcode(*BufferOrErr, Path, Link.Triple);
+    if (!FileOrErr)
+      return FileOrErr.takeError();
+    Inputs.push_back({std::move(*FileOrErr), Path, true});
+  }
+
+  std::vector<BitcodeInput> Members;
+  for (const std::string &Path : Link.Archives) {
+    Expected<MemoryBufferRef> BufferOrErr = Load(Path);
+    if (!BufferOrErr)
+      return BufferOrErr.takeError();
+    Expected<std::unique_ptr<object::Archive>> ArchiveOrErr =
+        object::Archive::create(*BufferOrErr);
+    if (!ArchiveOrErr)
+      return makeError("cannot read archive '" + Path +
+                       "': " + toString(ArchiveOrErr.takeError()));
+    Error Err = Error::success();
+    for (const object::Archive::Child &Child : (*ArchiveOrErr)->children(Err)) {
+      Expected<StringRef> NameOrErr = Child.getName();
+      Expected<MemoryBufferRef> MemberOrErr = Child.getMemoryBufferRef();
+      if (!NameOrErr || !MemberOrErr) {
+        consumeError(NameOrErr.takeError());
+        consumeError(MemberOrErr.takeError());
+        return makeError("cannot read a member of archive '" + Path + "'");
+      }
+      // Host objects may share an archive with device bitcode.
+      if (identify_magic(MemberOrErr->getBuffer()) != file_magic::bitcode)
+        continue;
+      std::string Origin = (Path + "(" + *NameOrErr + ")").str();
+      Expected<std::unique_ptr<lto::InputFile>> FileOrErr =
+          openBitcode(*MemberOrErr, Origin, Link.Triple);
+      if (!FileOrErr)
+        return FileOrErr.takeError();
+      Members.push_back({std::move(*FileOrErr), Origin, false});
+    }
+    if (Err)
+      return makeError("cannot read archive '" + Path +
+                       "': " + toString(std::move(Err)));
+  }
+
+  // Archive members are taken while they define something still undefined.
+  StringSet<> Defined, Undefined;
+  auto Note = [&](lto::InputFile &File) {
+    for (const lto::InputFile::Symbol &Sym : File.symbols())
+      if (!Sym.isUndefined())
+        Defined.insert(Sym.getName());
+    for (const lto::InputFile::Symbol &Sym : File.symbols())
+      if (Sym.isUndefined() && !Defined.contains(Sym.getName()))
+        Undefined.insert(Sym.getName());
+  };
+  for (BitcodeInput &Input : Inputs)
+    Note(*Input.File);
+  for (const auto &Entry : Link.ExternalReferences)
+    Undefined.insert(Entry.getKey());
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BitcodeInput &Member : Members) {
+      if (Member.Taken)
+        continue;
+      for (const lto::InputFile::Symbol &Sym : Member.File->symbols()) {
+        if (Sym.isUndefined() || !Undefined.contains(Sym.getName()) ||
+            Defined.contains(Sym.getName()))
+          continue;
+        Member.Taken = true;
+        break;
+      }
+      if (Member.Taken) {
+        Note(*Member.File);
+        Changed = true;
+      }
+    }
+  }
+  for (BitcodeInput &Member : Members)
+    if (Member.Taken)
+      Inputs.push_back(std::move(Member));
+  if (Inputs.empty())
+    return SmallString<0>();
+
+  // The prevailing definition of each symbol: the first strong one, else
+  // the first weak one. Two strong definitions are an error.
+  StringMap<Definition> Prevailing;
+  for (size_t I = 0; I < Inputs.size(); ++I) {
+    for (const lto::InputFile::Symbol &Sym : Inputs[I].File->symbols()) {
+      if (Sym.isUndefined())
+        continue;
+      bool Weak = Sym.isWeak() || Sym.isCommon();
+      auto [It, Inserted] =
+          Prevailing.try_emplace(Sym.getName(), Definition{I, Weak});
+      if (Inserted)
+        continue;
+      if (It->second.Weak && !Weak)
+        It->second = Definition{I, Weak};
+      else if (!It->second.Weak && !Weak)
+        return makeError("duplicate symbol '" + Sym.getName() +
+                         "' in device code for " + Link.CPU + ": defined in " +
+                         Inputs[It->second.Input].Origin + " and in " +
+                         Inputs[I].Origin);
+    }
+  }
+
+  std::string Errors;
+  lto::Config Conf;
+  Conf.CPU = Link.CPU;
+  Conf.DefaultTriple = Link.Triple.str();
+  Conf.OptLevel = Link.OptLevel;
+  Conf.CGOptLevel = CodeGenOpt::getLevel(int(Link.OptLevel))
+                        .value_or(CodeGenOptLevel::Default);
+  Conf.CGFileType = Link.FileType;
+  Conf.RelocModel = Reloc::PIC_;
+  Conf.DiagHandler = [&Errors](const DiagnosticInfo &Info) {
+    std::string Message;
+    raw_string_ostream OS(Message);
+    DiagnosticPrinterRawOStream Printer(OS);
+    Info.print(Printer);
+    if (Info.getSeverity() == DS_Error)
+      Errors += (Errors.empty() ? "" : "; ") + Message;
+    else if (Info.getSeverity() == DS_Warning)
+      WithColor::warning(errs(), "clang-linker-wrapper") << Message << "\n";
+  };
+  lto::LTO Linker(std::move(Conf));
+
+  for (size_t I = 0; I < Inputs.size(); ++I) {
+    std::vector<lto::SymbolResolution> Resolutions;
+    for (const lto::InputFile::Symbol &Sym : Inputs[I].File->symbols()) {
+      lto::SymbolResolution Res;
+      if (!Sym.isUndefined()) {
+        auto It = Prevailing.find(Sym.getName());
+        Res.Prevailing = It != Prevailing.end() && It->second.Input == I;
+      }
+      Res.FinalDefinitionInLinkageUnit = Prevailing.contains(Sym.getName());
+      bool Visible = Sym.getVisibility() != GlobalValue::HiddenVisibility ||
+                     Sym.isUsed() ||
+                     Link.ExternalReferences.contains(Sym.getName());
+      Res.VisibleToRegularObj = Visible;
+      Res.ExportDynamic = Visible;
+      Resolutions.push_back(Res);
+    }
+    if (Error E = Linker.add(std::move(Inputs[I].File), Resolutions))
+      return makeError("cannot add '" + Inputs[I].Origin +
+                       "' to the device link: " + toString(std::move(E)));
+  }
+
+  SmallString<0> Output;
+  auto AddStream =
+      [&Output](unsigned,
+                const Twine &) -> Expected<std::unique_ptr<CachedFileStream>> {
+    return std::make_unique<CachedFileStream>(
+        std::make_unique<raw_svector_ostream>(Output));
+  };
+  if (Error E = Linker.run(AddStream))
+    return makeError("LTO of the " + Link.Triple.str() + " device code for " +
+                     Link.CPU + " failed: " + toString(std::move(E)));
+  if (!Errors.empty())
+    return makeError("LTO of the " + Link.Triple.str() + " device code for " +
+                     Link.CPU + " failed: " + Errors);
+  return Output;
+}
+
+Expected<std::string> findGPUTool(StringRef Tool,
+                                  ArrayRef<std::string> Preferred,
+                                  ArrayRef<std::string> Fallback,
+                                  StringRef Purpose, StringRef Hint) {
+  std::vector<std::string> Searched;
+  auto SearchIn = [&](ArrayRef<std::string> Directories) -> std::string {
+    for (const std::string &Dir : Directories) {
+      if (Dir.empty())
+        continue;
+      SmallString<256> Candidate(Dir);
+      sys::path::append(Candidate, Tool);
+      if (sys::fs::can_execute(Candidate))
+        return Candidate.str().str();
+      Searched.push_back(Dir);
+    }
+    return "";
+  };
+  std::string Found = SearchIn(Preferred);
+  if (!Found.empty())
+    return Found;
+  if (ErrorOr<std::string> OnPath = sys::findProgramByName(Tool))
+    return *OnPath;
+  Searched.push_back("PATH");
+  Found = SearchIn(Fallback);
+  if (!Found.empty())
+    return Found;
+  return makeError("cannot find '" + Tool + "', needed for " + Purpose +
+                   " (searched " + join(Searched, ", ") + "); " + Hint);
+}
+
+bool isBitcodeFile(StringRef Path) {
+  file_magic Magic;
+  return !identify_magic(Path, Magic) && Magic == file_magic::bitcode;
+}
+
+Expected<ScopedTempFile> ScopedTempFile::create(StringRef Model,
+                                                StringRef Suffix) {
+  SmallString<256> Path;
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Model + "-%%%%%%" + Suffix, Path))
+    return makeError("cannot create a temporary file next to '" + Model +
+                     "': " + EC.message());
+  sys::RemoveFileOnSignal(Path);
+  return ScopedTempFile(Path.str().str());
+}
+
+ScopedTempFile::ScopedTempFile(ScopedTempFile &&Other)
+    : Path(std::move(Other.Path)) {
+  Other.Path.clear();
+}
+
+ScopedTempFile::~ScopedTempFile() {
+  if (Path.empty())
+    return;
+  sys::fs::remove(Path);
+  sys::DontRemoveFileOnSignal(Path);
+}
+
+Error ScopedTempFile::write(StringRef Contents) const {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+  if (EC)
+    return makeError("cannot write '" + Path + "': " + EC.message());
+  OS << Contents;
+  OS.close();
+  if (OS.has_error())
+    return makeError("cannot write '" + Path + "': " + OS.error().message());
+  return Error::success();
+}
+
+} // namespace wrapper

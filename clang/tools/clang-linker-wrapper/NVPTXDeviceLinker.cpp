@@ -1,0 +1,197 @@
+//===- NVPTXDeviceLinker.cpp - Device link for NVIDIA GPUs ----------------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// One image per sm_XX architecture, always an executable cubin:
+//  1. Bitcode inputs (-foffload-lto) and the device-runtime members that any
+//     input needs are linked by LTO into one PTX module, which the CUDA
+//     toolkit's ptxas assembles into a relocatable cubin. Cubin inputs (the
+//     default: clang and flang run ptxas at compile time) are read for the
+//     symbols they leave undefined, so a Flang object's calls into the
+//     runtime pull the runtime in here.
+//  2. nvlink combines all cubins into the image.
+// ptxas and nvlink come from --cuda-path, $CUDA_PATH, PATH or
+// /usr/local/cuda, in that order. An architecture the toolkit cannot
+// assemble for (CUDA 13 starts at sm_75) is an error from ptxas, which the
+// wrapper reports with the architecture and the toolkit it used.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandRunner.h"
+#include "DeviceLinker.h"
+#include "GPUBitcodeLinker.h"
+#include "GPUDeviceLinkers.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+using namespace llvm;
+
+namespace wrapper {
+namespace {
+
+Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+/// Adds the undefined symbols of the cubin \p Path to \p Undefined.
+Error collectCubinReferences(StringRef Path, StringSet<> &Undefined) {
+  Expected<object::OwningBinary<object::ObjectFile>> ObjOrErr =
+      object::ObjectFile::createObjectFile(Path);
+  if (!ObjOrErr)
+    return makeError("device object '" + Path +
+                     "' is not readable: " + toString(ObjOrErr.takeError()));
+  const object::ObjectFile &Obj = *ObjOrErr->getBinary();
+  const auto *Elf = dyn_cast<object::ELFObjectFileBase>(&Obj);
+  if (!Elf || Elf->getEMachine() != ELF::EM_CUDA)
+    return makeError("device object '" + Path +
+                     "' is not an NVIDIA cubin; an nvptx64 image must be a "
+                     "cubin or LLVM bitcode");
+  for (const object::SymbolRef &Sym : Obj.symbols()) {
+    Expected<uint32_t> FlagsOrErr = Sym.getFlags();
+    Expected<StringRef> NameOrErr = Sym.getName();
+    if (!FlagsOrErr || !NameOrErr) {
+      consumeError(FlagsOrErr.takeError());
+      consumeError(NameOrErr.takeError());
+      continue;
+    }
+    // Weak undefined symbols are nvlink's own (__UFT_*, __UDT_*).
+    if ((*FlagsOrErr & object::SymbolRef::SF_Undefined) &&
+        !(*FlagsOrErr & object::SymbolRef::SF_Weak) && !NameOrErr->empty())
+      Undefined.insert(*NameOrErr);
+  }
+  return Error::success();
+}
+
+class NVPTXDeviceLinker final : public DeviceLinker {
+public:
+  explicit NVPTXDeviceLinker(const ToolchainPaths &Paths) : Paths(Paths) {}
+
+  Error link(const DeviceLinkJob &Job, CommandRunner &Runner) const override {
+    std::string What = Job.Triple.str() + " (" + Job.Arch + ")";
+    if (!StringRef(Job.Arch).starts_with("sm_"))
+      return makeError("the " + Job.Triple.str() +
+                       " device image needs an sm_XX architecture, got '" +
+                       Job.Arch + "'; compile with --offload-arch=sm_XX");
+    Expected<GPULinkOptions> OptionsOrErr = parseGPULinkOptions(Job, Paths);
+    if (!OptionsOrErr)
+      return OptionsOrErr.takeError();
+    const GPULinkOptions &Options = *OptionsOrErr;
+
+    std::vector<std::string> CudaBins;
+    if (!Paths.CudaPath.empty())
+      CudaBins.push_back(Paths.CudaPath + "/bin");
+    if (std::optional<std::string> Env = sys::Process::GetEnv("CUDA_PATH"))
+      CudaBins.push_back(*Env + "/bin");
+    std::string Hint = "install the CUDA toolkit or pass --cuda-path=<dir>";
+    Expected<std::string> Ptxas =
+        findGPUTool("ptxas", CudaBins, {"/usr/local/cuda/bin"},
+                    "the device link of " + What, Hint);
+    if (!Ptxas)
+      return Ptxas.takeError();
+    Expected<std::string> Nvlink =
+        findGPUTool("nvlink", CudaBins, {"/usr/local/cuda/bin"},
+                    "the device link of " + What, Hint);
+    if (!Nvlink)
+      return Nvlink.takeError();
+
+    GPUBitcodeLink Lto;
+    Lto.Triple = Job.Triple;
+    Lto.CPU = Job.Arch;
+    Lto.OptLevel = Options.OptLevel;
+    Lto.FileType = CodeGenFileType::AssemblyFile;
+    Lto.Archives = Options.Archives;
+    std::vector<std::string> Cubins;
+    for (const std::string &Input : Job.Inputs) {
+      if (isBitcodeFile(Input)) {
+        Lto.BitcodeFiles.push_back(Input);
+        continue;
+      }
+      if (!Runner.isDryRun())
+        if (Error E = collectCubinReferences(Input, Lto.ExternalReferences))
+          return E;
+      Cubins.push_back(Input);
+    }
+
+    // Step 1: LTO and ptxas for what is still bitcode.
+    std::optional<ScopedTempFile> Ptx, Cubin;
+    std::string PtxPath = Job.Output + "-lto.s";
+    std::string CubinPath = Job.Output + "-lto.cubin";
+    bool Assemble = !Lto.BitcodeFiles.empty() || !Lto.Archives.empty();
+    if (!Runner.isDryRun() && Assemble) {
+      Expected<SmallString<0>> PtxOrErr = runGPUBitcodeLink(Lto);
+      if (!PtxOrErr)
+        return PtxOrErr.takeError();
+      Assemble = !PtxOrErr->empty();
+      if (Assemble) {
+        Expected<ScopedTempFile> PtxFile =
+            ScopedTempFile::create(Job.Output, ".s");
+        if (!PtxFile)
+          return PtxFile.takeError();
+        Ptx.emplace(std::move(*PtxFile));
+        if (Error E = Ptx->write(*PtxOrErr))
+          return E;
+        Expected<ScopedTempFile> CubinFile =
+            ScopedTempFile::create(Job.Output, ".cubin");
+        if (!CubinFile)
+          return CubinFile.takeError();
+        Cubin.emplace(std::move(*CubinFile));
+        PtxPath = Ptx->path();
+        CubinPath = Cubin->path();
+      }
+    }
+    if (Assemble) {
+      std::vector<std::string> Argv = {
+          *Ptxas,
+          "-m64",
+          "-O" + std::to_string(std::min(Options.OptLevel, 3u)),
+          "--gpu-name",
+          Job.Arch,
+          "--output-file",
+          CubinPath,
+          PtxPath,
+          "-c"};
+      if (Options.Debug)
+        Argv.push_back("-lineinfo");
+      if (Error E = Runner.run(Argv, "ptxas for " + What))
+        return makeError(toString(std::move(E)) +
+                         "; if ptxas says the architecture is not defined, "
+                         "the CUDA toolkit it belongs to cannot build " +
+                         Job.Arch +
+                         " (CUDA 13 supports sm_75 and newer): use a newer "
+                         "--offload-arch or an older toolkit (--cuda-path)");
+      Cubins.push_back(CubinPath);
+    }
+    if (Cubins.empty())
+      return makeError("the " + What + " device link has no input");
+
+    // Step 2: one executable cubin.
+    std::vector<std::string> Argv = {*Nvlink, "-m64", "--arch=" + Job.Arch,
+                                     "-o", Job.Output};
+    if (Options.Debug)
+      Argv.push_back("-g");
+    Argv.insert(Argv.end(), Options.LinkerPassThrough.begin(),
+                Options.LinkerPassThrough.end());
+    Argv.insert(Argv.end(), Cubins.begin(), Cubins.end());
+    return Runner.run(Argv, "nvlink for " + What);
+  }
+
+private:
+  ToolchainPaths Paths;
+};
+
+} // namespace
+
+std::unique_ptr<DeviceLinker>
+createNVPTXDeviceLinker(const ToolchainPaths &Paths) {
+  return std::make_unique<NVPTXDeviceLinker>(Paths);
+}
+
+} // namespace wrapper

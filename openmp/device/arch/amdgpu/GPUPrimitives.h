@@ -1,0 +1,119 @@
+//===- GPUPrimitives.h - AMDGPU hardware primitives of the GPU layer -*- C++
+//-*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The AMD side of the hardware vocabulary of openmp/device/gpu: work-item
+// and work-group ids, the work-group barrier, wavefront permutes, fences and
+// the constant-rate clock. The library is built without a -mcpu, so only
+// builtins every gfx9+ target has are used; the application's gfx target
+// selects the instructions when it is linked.
+//
+// Sizes are read from the HSA kernel dispatch packet (hsa.h's
+// hsa_kernel_dispatch_packet_t), which every launch fills in, rather than
+// from the implicit kernel arguments whose layout depends on the code object
+// version.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENMP_DEVICE_ARCH_AMDGPU_GPUPRIMITIVES_H
+#define OPENMP_DEVICE_ARCH_AMDGPU_GPUPRIMITIVES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Team-shared memory (LDS).
+#define OMPX_SHARED __attribute__((address_space(3)))
+/// Device-global memory.
+#define OMPX_GLOBAL __attribute__((address_space(1)))
+
+namespace ompx {
+namespace gpu {
+
+constexpr const char *ArchName = "amdgpu";
+
+namespace detail {
+/// Field offsets in hsa_kernel_dispatch_packet_t.
+constexpr size_t PacketWorkgroupSizeX = 4; // uint16_t
+constexpr size_t PacketGridSizeX = 12;     // uint32_t, in work-items
+inline const uint8_t *dispatchPacket() {
+  return reinterpret_cast<const uint8_t *>(__builtin_amdgcn_dispatch_ptr());
+}
+} // namespace detail
+
+inline uint32_t threadId() { return __builtin_amdgcn_workitem_id_x(); }
+inline uint32_t blockSize() {
+  return *reinterpret_cast<const uint16_t *>(detail::dispatchPacket() +
+                                             detail::PacketWorkgroupSizeX);
+}
+inline uint32_t blockId() { return __builtin_amdgcn_workgroup_id_x(); }
+inline uint32_t gridSize() {
+  uint32_t WorkItems = *reinterpret_cast<const uint32_t *>(
+      detail::dispatchPacket() + detail::PacketGridSizeX);
+  uint32_t Block = blockSize();
+  return Block ? (WorkItems + Block - 1) / Block : 0;
+}
+inline uint32_t laneId() {
+  return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+}
+inline uint32_t warpSize() { return __builtin_amdgcn_wavefrontsize(); }
+
+/// Lanes of the calling wavefront executing this instruction together.
+inline uint64_t activeMask() { return __builtin_amdgcn_read_exec(); }
+
+/// The work-group barrier (s_barrier) with work-group scope fences. AMD has
+/// one hardware barrier per work-group and no counted form.
+inline void blockBarrier(uint32_t) {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+inline bool hasCountedBarrier() { return false; }
+inline void countedBarrier(uint32_t Id, uint32_t) { blockBarrier(Id); }
+
+inline void fenceBlock() {
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
+}
+inline void fenceDevice() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent"); }
+
+/// Lane L receives the value of lane L + Delta when that lane is in the same
+/// group of \p Width lanes, else its own value (ds_bpermute addresses lanes
+/// in bytes).
+inline int32_t shuffleDown(uint64_t, int32_t Value, uint32_t Delta,
+                           uint32_t Width) {
+  uint32_t Lane = laneId();
+  uint32_t GroupEnd = (Lane & ~(Width - 1)) + Width;
+  uint32_t Source = Lane + Delta < GroupEnd ? Lane + Delta : Lane;
+  return __builtin_amdgcn_ds_bpermute(int32_t(Source << 2), Value);
+}
+
+/// The constant-rate counter (s_memrealtime on gfx9: 100 MHz unless the
+/// plugin reports another frequency in the device environment).
+inline uint64_t clockTicks() { return __builtin_readsteadycounter(); }
+inline uint64_t clockHz(uint64_t ReportedHz) {
+  return ReportedHz ? ReportedHz : 100000000u;
+}
+
+inline void pause() { __builtin_amdgcn_s_sleep(1); }
+
+/// Streaming multiprocessors are not visible to device code; the plugin
+/// reports the device's parallelism in the device environment.
+inline uint32_t multiprocessors() { return 1; }
+
+/// Device-global heap (AMDGPUHeap.cpp): a bump allocator over a fixed
+/// region of the image; freed memory is not reused.
+void *allocate(size_t Size);
+inline void deallocate(void *) {}
+
+/// AMD has no device-side printf without a host-call service; a fatal error
+/// traps, which the plugin reports with the kernel's name.
+inline void printFatal(const char *) {}
+
+} // namespace gpu
+} // namespace ompx
+
+#endif // OPENMP_DEVICE_ARCH_AMDGPU_GPUPRIMITIVES_H

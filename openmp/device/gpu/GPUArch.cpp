@@ -1,0 +1,174 @@
+//===- GPUArch.cpp - The architecture interface on NVIDIA and AMD GPUs ----===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements include/Arch.h once for both GPU families, in terms of the
+// per-family primitives in arch/<family>/GPUPrimitives.h (found through the
+// include path of the build for that family).
+//
+// Storage: the team state, the per-thread states and the scratch memory of
+// __kmpc_alloc_shared live in team-shared memory, which is per block and
+// needs no allocation. Per-thread state is an array indexed by the thread's
+// id in its block, which bounds the block size the runtime supports
+// (MaxThreadsPerBlock, a contract with the GPU plugins).
+//
+// Barriers: a barrier over the whole block uses the hardware barrier. A
+// barrier over the first Count threads uses the counted hardware barrier
+// where it exists and Count is a whole number of warps (NVPTX); otherwise a
+// barrier in shared memory (arrival counter + generation).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Arch.h"
+#include "DeviceEnvironment.h"
+#include "GPUPrimitives.h"
+#include "State.h"
+
+using namespace ompx;
+
+namespace ompx {
+namespace gpu {
+/// Block size the runtime supports; the plugins launch at most this many
+/// threads per block.
+constexpr uint32_t MaxThreadsPerBlock = 256;
+/// Bytes of team-shared scratch for __kmpc_alloc_shared.
+constexpr size_t TeamScratchBytes = 8192;
+} // namespace gpu
+} // namespace ompx
+
+namespace {
+
+/// A barrier in team-shared memory, for thread counts the hardware cannot
+/// express. Arrived is 0 between rounds; Generation may hold any value and
+/// changes when a round completes.
+struct SoftwareBarrier {
+  uint32_t Arrived;
+  uint32_t Generation;
+};
+
+// Team-shared memory is not initialized by the loader; the runtime
+// initializes what it reads (see barrier()).
+[[clang::loader_uninitialized]] OMPX_SHARED TeamState SharedTeam;
+[[clang::loader_uninitialized]] OMPX_SHARED ThreadState
+    SharedThreads[gpu::MaxThreadsPerBlock];
+[[clang::loader_uninitialized]] alignas(16) OMPX_SHARED
+    char SharedScratch[gpu::TeamScratchBytes];
+[[clang::loader_uninitialized]] OMPX_SHARED SoftwareBarrier SharedBarriers[2];
+
+/// Generic address of a team-shared object (a C-style cast is how clang
+/// converts between address spaces).
+template <typename T> T *generic(OMPX_SHARED T *Ptr) { return (T *)Ptr; }
+
+/// Dynamic shared memory (the launch's extra bytes) starts where the static
+/// allocation ends; an external array of unknown size names that point.
+extern "C" alignas(16) OMPX_SHARED char __ompx_dynamic_shared[];
+
+void softwareBarrier(SoftwareBarrier *B, uint32_t Count) {
+  uint32_t Generation = atomic::load(&B->Generation);
+  if (atomic::add(&B->Arrived, 1u) == Count - 1) {
+    // Last to arrive: reset, then release. No loop on this path, so lanes
+    // of one AMD wavefront reconverge before anyone spins below.
+    atomic::store(&B->Arrived, 0u);
+    atomic::store(&B->Generation, Generation + 1);
+  }
+  while (atomic::load(&B->Generation) == Generation)
+    gpu::pause();
+  gpu::fenceBlock();
+}
+
+} // namespace
+
+uint32_t arch::threadIdInBlock() { return gpu::threadId(); }
+uint32_t arch::numThreadsInBlock() { return gpu::blockSize(); }
+uint32_t arch::blockId() { return gpu::blockId(); }
+uint32_t arch::numBlocks() { return gpu::gridSize(); }
+
+void arch::barrier(BarrierId Id, uint32_t Count) {
+  uint32_t Block = gpu::blockSize();
+  if (Count <= 1) {
+    gpu::fenceBlock();
+    return;
+  }
+  // Hardware barrier ids 1 and 2: id 0 stays free for user code.
+  if (Count >= Block) {
+    // Every thread of the block is here, so no software barrier round is in
+    // progress: each round includes thread 0 (participants are threads
+    // 0..Count-1), which cannot be both here and inside a round. This is
+    // where the software barriers get their initial state, since the
+    // kernel's first barrier (in __kmpc_target_init) is a block barrier.
+    if (gpu::threadId() == 0) {
+      SharedBarriers[BlockBarrier].Arrived = 0;
+      SharedBarriers[RegionBarrier].Arrived = 0;
+    }
+    gpu::blockBarrier(Id + 1);
+    return;
+  }
+  if (gpu::hasCountedBarrier() && Count % gpu::warpSize() == 0) {
+    gpu::countedBarrier(Id + 1, Count);
+    return;
+  }
+  softwareBarrier(generic(&SharedBarriers[Id]), Count);
+}
+
+TeamState &arch::teamState() { return *generic(&SharedTeam); }
+
+ThreadState &arch::threadState() {
+  uint32_t Tid = gpu::threadId();
+  if (Tid >= gpu::MaxThreadsPerBlock)
+    fatal("block larger than the device runtime supports (256 threads); "
+          "the plugin must cap threads per block");
+  return *generic(&SharedThreads[Tid]);
+}
+
+void *arch::teamScratch() { return generic(&SharedScratch[0]); }
+size_t arch::teamScratchSize() { return gpu::TeamScratchBytes; }
+
+void *arch::dynamicSharedMemory() {
+  return deviceEnvironment().DynamicMemSize ? generic(&__ompx_dynamic_shared[0])
+                                            : nullptr;
+}
+size_t arch::dynamicSharedMemorySize() {
+  return deviceEnvironment().DynamicMemSize;
+}
+
+void *arch::allocGlobal(size_t Size) { return gpu::allocate(Size); }
+void arch::freeGlobal(void *Ptr) { gpu::deallocate(Ptr); }
+
+bool arch::tryLock(uint32_t *Word) {
+  uint32_t Expected = 0;
+  return atomic::cas(Word, Expected, 1u);
+}
+
+void arch::lock(uint32_t *Word) {
+  while (!tryLock(Word))
+    gpu::pause();
+}
+
+void arch::unlock(uint32_t *Word) { atomic::store(Word, 0u); }
+
+void arch::pause() { gpu::pause(); }
+
+uint64_t arch::nanoseconds() {
+  uint64_t Hz = gpu::clockHz(deviceEnvironment().ClockFrequency);
+  uint64_t Ticks = gpu::clockTicks();
+  // Split to avoid overflowing Ticks * 1e9.
+  return Ticks / Hz * 1000000000u + Ticks % Hz * 1000000000u / Hz;
+}
+
+double arch::tickSeconds() {
+  return 1.0 / double(gpu::clockHz(deviceEnvironment().ClockFrequency));
+}
+
+uint32_t arch::numProcessors() {
+  uint64_t Reported = deviceEnvironment().HardwareParallelism;
+  return Reported ? uint32_t(Reported) : gpu::multiprocessors();
+}
+
+void arch::fatal(const char *Message) {
+  gpu::printFatal(Message);
+  __builtin_trap();
+}

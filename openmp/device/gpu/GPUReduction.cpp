@@ -1,0 +1,147 @@
+//===- GPUReduction.cpp - Reductions in the GPU calling convention --------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// For GPU targets clang and flang lower `reduction` clauses to the entry
+// points below (OMPKinds.def) and generate the helpers they take:
+//  * ShuffleReduce(Data, Lane, Offset, Algorithm) combines the calling lane's
+//    private copies with those of lane Lane+Offset, read through
+//    __kmpc_shuffle_int{32,64}. Algorithm 0: every lane of a full warp
+//    combines. Algorithm 1 (a warp whose first Size lanes take part): lanes
+//    below Offset combine, the others take over the remote value, so
+//    repeated halving leaves the result in lane 0.
+//  * InterWarpCopy(Data, NumWarps) moves lane 0's copy of warp W into lane W
+//    of warp 0 (with team barriers inside).
+//  * ListToGlobal{Copy,Reduce} / GlobalToList{Copy,Reduce}(Buffer, Index,
+//    Data) move or combine a team's value with record Index of the buffer
+//    the plugin allocated for the launch.
+// A return of 1 tells the caller that its private copy holds the complete
+// result and that it must combine it into the original variable; exactly
+// one thread of the region (parallel) or of the whole league (teams) gets 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUPrimitives.h"
+#include "Interface.h"
+#include "State.h"
+
+using namespace ompx;
+
+namespace {
+typedef void (*ShuffleReduceFnTy)(void *Data, int16_t Lane, int16_t Offset,
+                                  int16_t Algorithm);
+typedef void (*InterWarpCopyFnTy)(void *Data, int32_t NumWarps);
+typedef void (*GlobalListFnTy)(void *Buffer, int32_t Index, void *Data);
+
+constexpr int16_t FullWarp = 0;
+constexpr int16_t ContiguousLanes = 1;
+
+/// Reduces the copies of lanes 0..Size-1 of the calling warp into lane 0.
+void reduceContiguousLanes(void *Data, ShuffleReduceFnTy Shuffle, uint32_t Lane,
+                           uint32_t Size) {
+  // Each step folds the upper half (rounded up) onto the lower half: lanes
+  // below Offset combine, lane Offset+K moves into lane K.
+  uint32_t Remaining = Size;
+  while (Remaining > 1) {
+    uint32_t Offset = Remaining / 2;
+    Shuffle(Data, int16_t(Lane), int16_t(Offset), ContiguousLanes);
+    Remaining = (Remaining + 1) / 2;
+  }
+}
+
+void reduceFullWarp(void *Data, ShuffleReduceFnTy Shuffle, uint32_t Lane) {
+  for (uint32_t Offset = gpu::warpSize() / 2; Offset > 0; Offset /= 2)
+    Shuffle(Data, int16_t(Lane), int16_t(Offset), FullWarp);
+}
+} // namespace
+
+extern "C" {
+int32_t __kmpc_get_warp_size() { return int32_t(gpu::warpSize()); }
+
+int32_t __kmpc_shuffle_int32(int32_t Value, int16_t Delta, int16_t Width) {
+  return gpu::shuffleDown(gpu::activeMask(), Value, uint32_t(Delta),
+                          uint32_t(Width));
+}
+
+int64_t __kmpc_shuffle_int64(int64_t Value, int16_t Delta, int16_t Width) {
+  uint64_t Mask = gpu::activeMask();
+  uint32_t Low = uint32_t(uint64_t(Value));
+  uint32_t High = uint32_t(uint64_t(Value) >> 32);
+  Low = uint32_t(
+      gpu::shuffleDown(Mask, int32_t(Low), uint32_t(Delta), uint32_t(Width)));
+  High = uint32_t(
+      gpu::shuffleDown(Mask, int32_t(High), uint32_t(Delta), uint32_t(Width)));
+  return int64_t((uint64_t(High) << 32) | Low);
+}
+
+int32_t __kmpc_nvptx_parallel_reduce_nowait_v2(IdentTy *, uint64_t, void *Data,
+                                               ShuffleReduceFnTy Shuffle,
+                                               InterWarpCopyFnTy Copy) {
+  // The region's threads are the first TeamSize threads of the block.
+  uint32_t TeamSize = currentTeamSize();
+  uint32_t Tid = arch::threadIdInBlock();
+  if (TeamSize <= 1)
+    return 1;
+  uint32_t Warp = gpu::warpSize();
+  uint32_t Lane = Tid % Warp;
+  uint32_t LanesInMyWarp = TeamSize - (Tid - Lane);
+  if (LanesInMyWarp >= Warp)
+    reduceFullWarp(Data, Shuffle, Lane);
+  else
+    reduceContiguousLanes(Data, Shuffle, Lane, LanesInMyWarp);
+  if (TeamSize > Warp) {
+    // Lane 0 of every warp now holds its warp's value; gather them in warp
+    // 0 and reduce once more.
+    uint32_t NumWarps = (TeamSize + Warp - 1) / Warp;
+    Copy(Data, int32_t(NumWarps));
+    if (Tid < Warp)
+      reduceContiguousLanes(Data, Shuffle, Lane, NumWarps);
+  }
+  return Tid == 0;
+}
+
+void *__kmpc_reduction_get_fixed_buffer() {
+  KernelLaunchEnvironmentTy *Launch = arch::teamState().LaunchEnv;
+  return Launch ? Launch->ReductionBuffer : nullptr;
+}
+
+int32_t __kmpc_nvptx_teams_reduce_nowait_v2(
+    IdentTy *, void *Buffer, uint32_t, uint64_t, void *Data, ShuffleReduceFnTy,
+    InterWarpCopyFnTy, GlobalListFnTy ListToGlobalCopy,
+    GlobalListFnTy ListToGlobalReduce, GlobalListFnTy GlobalToListCopy,
+    GlobalListFnTy) {
+  // A team's value is in its thread 0's copy (the parallel reduction put it
+  // there; in generic mode only thread 0 runs the teams region).
+  if (arch::threadIdInBlock() != 0)
+    return 0;
+  uint32_t NumTeams = arch::numBlocks();
+  if (NumTeams <= 1)
+    return 1;
+  KernelLaunchEnvironmentTy *Launch = arch::teamState().LaunchEnv;
+  if (!Launch || !Buffer)
+    arch::fatal("teams reduction without a reduction buffer: the plugin "
+                "must allocate KernelLaunchEnvironment.ReductionBuffer");
+  // Teams fold their values into record 0 one at a time. The launch
+  // environment (zeroed by the plugin for every launch) provides the lock
+  // (ReductionIterCnt) and the count of teams done (ReductionCnt), so
+  // concurrent launches of one kernel do not interfere.
+  arch::lock(&Launch->ReductionIterCnt);
+  uint32_t Done = atomic::load(&Launch->ReductionCnt);
+  if (Done == 0)
+    ListToGlobalCopy(Buffer, 0, Data);
+  else
+    ListToGlobalReduce(Buffer, 0, Data);
+  atomic::store(&Launch->ReductionCnt, Done + 1);
+  atomic::fence();
+  arch::unlock(&Launch->ReductionIterCnt);
+  if (Done + 1 != NumTeams)
+    return 0;
+  // The last team takes the league's value back and reports it.
+  GlobalToListCopy(Buffer, 0, Data);
+  return 1;
+}
+}
