@@ -256,6 +256,7 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
   std::string Errors;
   lto::Config Conf;
   Conf.CPU = Link.CPU;
+  Conf.MAttrs = Link.Features;
   Conf.DefaultTriple = Link.Triple.str();
   Conf.OptLevel = Link.OptLevel;
   Conf.CGOptLevel = CodeGenOpt::getLevel(int(Link.OptLevel))

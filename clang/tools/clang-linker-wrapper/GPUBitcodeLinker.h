@@ -58,6 +58,8 @@ struct GPUBitcodeLink {
   /// sm_XX or gfxNNN.
   std::string CPU;
   unsigned OptLevel = 2;
+  /// Target features for code generation (e.g. +ptx78).
+  std::vector<std::string> Features;
   llvm::CodeGenFileType FileType = llvm::CodeGenFileType::ObjectFile;
   /// Bitcode files, all linked.
   std::vector<std::string> BitcodeFiles;

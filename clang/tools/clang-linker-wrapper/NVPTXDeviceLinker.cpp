@@ -70,6 +70,37 @@ Error collectCubinReferences(StringRef Path, StringSet<> &Undefined) {
   return Error::success();
 }
 
+/// The PTX ISA version to generate for \p Arch: the first one that knows
+/// the architecture, and at least 6.3, which the device runtime needs
+/// (nanosleep, activemask). Code generation does not take it from the
+/// bitcode, and without it LLVM falls back to a version older than the
+/// runtime's instructions.
+unsigned ptxVersionFor(StringRef Arch) {
+  StringRef Digits = Arch.drop_front(3);
+  bool Specific = Digits.consume_back("a") || Digits.consume_back("f");
+  unsigned SM = 0;
+  if (Digits.getAsInteger(10, SM))
+    return 88;
+  unsigned Version = 63;
+  if (SM >= 80)
+    Version = 70;
+  if (SM >= 86)
+    Version = 71;
+  if (SM >= 87)
+    Version = 74;
+  if (SM >= 89)
+    Version = 78;
+  if (SM >= 100)
+    Version = 86;
+  if (SM >= 103 || SM == 121)
+    Version = 88;
+  if (SM >= 110 && SM < 120)
+    Version = 90;
+  if (Specific)
+    Version = std::max(Version, SM >= 100 ? 88u : 80u);
+  return Version;
+}
+
 class NVPTXDeviceLinker final : public DeviceLinker {
 public:
   explicit NVPTXDeviceLinker(const ToolchainPaths &Paths) : Paths(Paths) {}
@@ -107,6 +138,7 @@ public:
     Lto.CPU = Job.Arch;
     Lto.OptLevel = Options.OptLevel;
     Lto.FileType = CodeGenFileType::AssemblyFile;
+    Lto.Features = {"+ptx" + std::to_string(ptxVersionFor(Job.Arch))};
     Lto.Archives = Options.Archives;
     std::vector<std::string> Cubins;
     for (const std::string &Input : Job.Inputs) {

@@ -1,0 +1,2 @@
+program host
+end program
