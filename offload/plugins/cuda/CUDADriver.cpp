@@ -1,0 +1,107 @@
+//===- CUDADriver.cpp - The CUDA driver API, loaded at run time -----------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "CUDADriver.h"
+
+#include <cstdlib>
+
+using namespace offload::plugin;
+using namespace offload::plugin::cuda;
+
+std::string CUDADriver::defaultLibrary() {
+  const char *Override = std::getenv("LIBOMPTARGET_CUDA_DRIVER");
+  return Override && *Override ? Override : "libcuda.so.1";
+}
+
+std::unique_ptr<CUDADriver> CUDADriver::load(const std::string &Path) {
+  std::unique_ptr<CUDADriver> Driver(new CUDADriver());
+  std::string Error;
+  Driver->Library = DriverLibrary::open(Path, Error);
+  if (!Driver->Library) {
+    Driver->Reason = "no CUDA driver: " + Error;
+    return Driver;
+  }
+  CUDADriverAPI &API = Driver->API;
+  const DriverSymbol Table[] = {
+#define OFFLOAD_CUDA_ENTRY(Member, Symbol, Params)                             \
+  {Symbol, reinterpret_cast<void **>(&API.Member)},
+      OFFLOAD_CUDA_DRIVER_FUNCTIONS(OFFLOAD_CUDA_ENTRY)
+#undef OFFLOAD_CUDA_ENTRY
+  };
+  if (!Driver->Library->resolve(Table, sizeof(Table) / sizeof(Table[0]),
+                                Error)) {
+    API = CUDADriverAPI();
+    Driver->Reason = "unusable CUDA driver: " + Error;
+    return Driver;
+  }
+  if (CUresult Result = API.cuInit(0)) {
+    Driver->Reason = "the CUDA driver '" + Path +
+                     "' failed to initialize: cuInit returned " +
+                     Driver->errorName(Result);
+    return Driver;
+  }
+  API.cuDriverGetVersion(&Driver->Version);
+  int Count = 0;
+  if (CUresult Result = API.cuDeviceGetCount(&Count)) {
+    Driver->Reason = "the CUDA driver '" + Path +
+                     "' cannot count devices: " + Driver->errorName(Result);
+    return Driver;
+  }
+  if (Count <= 0) {
+    Driver->Reason = "the CUDA driver '" + Path + "' reports no device";
+    return Driver;
+  }
+  Driver->NumDevices = Count;
+  return Driver;
+}
+
+std::string CUDADriver::errorName(CUresult Result) const {
+  const char *Name = nullptr;
+  if (API.cuGetErrorName && API.cuGetErrorName(Result, &Name) != CUDA_SUCCESS)
+    Name = nullptr;
+  if (!Name) {
+    // The stub library answers every call, cuGetErrorName included, with
+    // an error, so the common codes are named here as well.
+    switch (Result) {
+    case CUDA_ERROR_INVALID_VALUE:
+      Name = "CUDA_ERROR_INVALID_VALUE";
+      break;
+    case CUDA_ERROR_OUT_OF_MEMORY:
+      Name = "CUDA_ERROR_OUT_OF_MEMORY";
+      break;
+    case CUDA_ERROR_NOT_INITIALIZED:
+      Name = "CUDA_ERROR_NOT_INITIALIZED";
+      break;
+    case CUDA_ERROR_STUB_LIBRARY:
+      Name = "CUDA_ERROR_STUB_LIBRARY (the CUDA toolkit's stub library, not "
+             "a driver)";
+      break;
+    case CUDA_ERROR_INSUFFICIENT_DRIVER:
+      Name = "CUDA_ERROR_INSUFFICIENT_DRIVER";
+      break;
+    case CUDA_ERROR_NO_DEVICE:
+      Name = "CUDA_ERROR_NO_DEVICE";
+      break;
+    case CUDA_ERROR_INVALID_IMAGE:
+      Name = "CUDA_ERROR_INVALID_IMAGE";
+      break;
+    case CUDA_ERROR_NO_BINARY_FOR_GPU:
+      Name = "CUDA_ERROR_NO_BINARY_FOR_GPU";
+      break;
+    case CUDA_ERROR_NOT_FOUND:
+      Name = "CUDA_ERROR_NOT_FOUND";
+      break;
+    case CUDA_ERROR_LAUNCH_FAILED:
+      Name = "CUDA_ERROR_LAUNCH_FAILED";
+      break;
+    default:
+      return "CUDA error " + std::to_string(Result);
+    }
+  }
+  return std::string(Name) + " (" + std::to_string(Result) + ")";
+}

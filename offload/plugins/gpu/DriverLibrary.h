@@ -1,0 +1,85 @@
+//===- DriverLibrary.h - A GPU driver library opened at run time -*- C++
+//-*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The CUDA and AMDGPU plugins have no link-time dependency on their drivers
+// (libcuda.so.1, libhsa-runtime64.so.1): a machine without the driver must
+// still load the plugin and get a clean "zero devices". Each plugin lists
+// the entry points it calls in a table of (symbol name, function pointer
+// slot) and resolves it here; a missing library or symbol becomes a message
+// naming it, never a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_PLUGINS_GPU_DRIVERLIBRARY_H
+#define OFFLOAD_PLUGINS_GPU_DRIVERLIBRARY_H
+
+#include <dlfcn.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace offload {
+namespace plugin {
+
+/// One entry point to resolve: its exported name and where to store it.
+struct DriverSymbol {
+  const char *Name;
+  void **Slot;
+};
+
+class DriverLibrary {
+public:
+  /// Opens \p Path with the dynamic loader's usual search. On failure
+  /// returns null and sets \p Error to the loader's message.
+  static std::unique_ptr<DriverLibrary> open(const std::string &Path,
+                                             std::string &Error) {
+    void *Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!Handle) {
+      const char *Message = dlerror();
+      Error = "cannot load '" + Path +
+              "': " + (Message ? Message : "unknown dynamic loader error");
+      return nullptr;
+    }
+    return std::unique_ptr<DriverLibrary>(new DriverLibrary(Handle, Path));
+  }
+
+  ~DriverLibrary() { dlclose(Handle); }
+  DriverLibrary(const DriverLibrary &) = delete;
+  DriverLibrary &operator=(const DriverLibrary &) = delete;
+
+  /// Resolves every entry of \p Table. On the first missing symbol returns
+  /// false with \p Error naming it and the library (an older driver than
+  /// the plugin needs).
+  bool resolve(const DriverSymbol *Table, size_t Count, std::string &Error) {
+    for (size_t I = 0; I < Count; ++I) {
+      void *Address = dlsym(Handle, Table[I].Name);
+      if (!Address) {
+        Error = "'" + Path + "' has no symbol '" + Table[I].Name +
+                "' (the driver is older than this plugin needs)";
+        return false;
+      }
+      *Table[I].Slot = Address;
+    }
+    return true;
+  }
+
+  const std::string &path() const { return Path; }
+
+private:
+  DriverLibrary(void *Handle, std::string Path)
+      : Handle(Handle), Path(std::move(Path)) {}
+  void *Handle;
+  std::string Path;
+};
+
+} // namespace plugin
+} // namespace offload
+
+#endif // OFFLOAD_PLUGINS_GPU_DRIVERLIBRARY_H
