@@ -1,0 +1,94 @@
+//===- KernelGridTest.cpp - Launch grids of GPU kernels -------------------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpu/KernelGrid.h"
+
+#include "gtest/gtest.h"
+
+using namespace offload::plugin;
+
+namespace {
+
+KernelConfiguration config(uint8_t Mode, int32_t MaxThreads = -1,
+                           int32_t MaxTeams = -1) {
+  KernelConfiguration C{};
+  C.ExecMode = Mode;
+  C.MinThreads = -1;
+  C.MaxThreads = MaxThreads;
+  C.MinTeams = -1;
+  C.MaxTeams = MaxTeams;
+  return C;
+}
+
+GridLimits limits() {
+  GridLimits L;
+  L.MaxThreadsPerBlock = 256;
+  L.DefaultThreadsPerBlock = 128;
+  L.MaxBlocks = 1000;
+  L.DefaultBlocks = 40;
+  return L;
+}
+
+TEST(KernelGrid, ClausesWin) {
+  GridRequest R;
+  R.NumTeams = 7;
+  R.ThreadLimit = 64;
+  R.Tripcount = 100000;
+  Grid G = chooseGrid(config(ExecModeSPMD, 32, 3), R, limits());
+  EXPECT_EQ(G.Blocks, 7u);
+  EXPECT_EQ(G.ThreadsPerBlock, 64u);
+}
+
+TEST(KernelGrid, KernelEnvironmentBeforeDefaults) {
+  Grid G = chooseGrid(config(ExecModeGeneric, 96, 5), GridRequest(), limits());
+  EXPECT_EQ(G.Blocks, 5u);
+  EXPECT_EQ(G.ThreadsPerBlock, 96u);
+}
+
+TEST(KernelGrid, TripcountSetsBlocks) {
+  GridRequest R;
+  R.Tripcount = 1000;
+  // SPMD: one iteration per thread, 128 threads per block.
+  EXPECT_EQ(chooseGrid(config(ExecModeSPMD), R, limits()).Blocks, 8u);
+  // Generic: one iteration per team.
+  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, limits()).Blocks, 1000u);
+}
+
+TEST(KernelGrid, DefaultsWithoutInformation) {
+  Grid G = chooseGrid(config(ExecModeSPMD), GridRequest(), limits());
+  EXPECT_EQ(G.Blocks, 40u);
+  EXPECT_EQ(G.ThreadsPerBlock, 128u);
+}
+
+TEST(KernelGrid, LimitsClamp) {
+  GridRequest R;
+  R.ThreadLimit = 1024; // above the device runtime's 256
+  R.Tripcount = uint64_t(1) << 40;
+  Grid G = chooseGrid(config(ExecModeSPMD), R, limits());
+  EXPECT_EQ(G.ThreadsPerBlock, 256u);
+  EXPECT_EQ(G.Blocks, 1000u);
+}
+
+TEST(KernelGrid, MinimaRaise) {
+  KernelConfiguration C = config(ExecModeSPMD, -1, -1);
+  C.MinThreads = 200;
+  C.MinTeams = 50;
+  Grid G = chooseGrid(C, GridRequest(), limits());
+  EXPECT_EQ(G.ThreadsPerBlock, 200u);
+  EXPECT_EQ(G.Blocks, 50u);
+}
+
+TEST(KernelGrid, ReductionBuffer) {
+  KernelConfiguration C = config(ExecModeSPMD);
+  EXPECT_EQ(reductionBufferBytes(C), 0u);
+  C.ReductionDataSize = 16;
+  C.ReductionBufferLength = 1024;
+  EXPECT_EQ(reductionBufferBytes(C), 16384u);
+}
+
+} // namespace
