@@ -284,9 +284,13 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
         Res.Prevailing = It != Prevailing.end() && It->second.Input == I;
       }
       Res.FinalDefinitionInLinkageUnit = Prevailing.contains(Sym.getName());
-      bool Visible = Sym.getVisibility() != GlobalValue::HiddenVisibility ||
-                     Sym.isUsed() ||
-                     Link.ExternalReferences.contains(Sym.getName());
+      // A definition's visibility decides; a reference (whose declaration
+      // has default visibility in compiler output) must not keep the
+      // definition it binds to visible.
+      bool Visible = Link.ExternalReferences.contains(Sym.getName()) ||
+                     (!Sym.isUndefined() &&
+                      (Sym.getVisibility() != GlobalValue::HiddenVisibility ||
+                       Sym.isUsed()));
       Res.VisibleToRegularObj = Visible;
       Res.ExportDynamic = Visible;
       Resolutions.push_back(Res);
