@@ -1,0 +1,511 @@
+//===- DataMapping.cpp - OpenMP map clauses against a device's table -----===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Every function here runs with the device's MapLock held (the callers in
+// Interface.cpp take it), so a list is mapped or unmapped atomically with
+// respect to other host threads using the same device.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DataMapping.h"
+#include "Diagnostics.h"
+#include "Profiler.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstring>
+#include <set>
+
+using namespace offload;
+
+namespace {
+
+bool has(int64_t Type, uint64_t Flag) {
+  return static_cast<uint64_t>(Type) & Flag;
+}
+
+/// 0-based index of the struct a member belongs to, or -1.
+int64_t parentIndex(int64_t Type) {
+  return static_cast<int64_t>(
+             offload_member_of_index(static_cast<uint64_t>(Type))) -
+         1;
+}
+
+uintptr_t addr(const void *P) { return reinterpret_cast<uintptr_t>(P); }
+
+std::string describeItem(const ident_t *Loc, const MapItem &Item) {
+  std::string Where = mapLocation(Item.Name);
+  if (Where == "unknown")
+    Where = sourceLocation(Loc);
+  return "'" + mapName(Item.Name) + "' at " + Where;
+}
+
+/// Calls a user-defined mapper and returns the components it pushed.
+MapperComponents runMapper(const MapItem &Item) {
+  using MapperFn = void (*)(void *Handle, void *Base, void *Begin, int64_t Size,
+                            int64_t Type, const void *Name);
+  MapperComponents Components;
+  reinterpret_cast<MapperFn>(Item.Mapper)(&Components, Item.Base, Item.Begin,
+                                          Item.Size, Item.Type, Item.Name);
+  return Components;
+}
+
+MapList listOf(std::vector<MapItem> &Items, std::vector<void *> &Bases,
+               std::vector<void *> &Begins, std::vector<int64_t> &Sizes,
+               std::vector<int64_t> &Types, std::vector<void *> &Names,
+               std::vector<void *> &Mappers) {
+  for (const MapItem &I : Items) {
+    Bases.push_back(I.Base);
+    Begins.push_back(I.Begin);
+    Sizes.push_back(I.Size);
+    Types.push_back(I.Type);
+    Names.push_back(const_cast<void *>(I.Name));
+    Mappers.push_back(I.Mapper);
+  }
+  MapList L;
+  L.Count = static_cast<int32_t>(Items.size());
+  L.Bases = Bases.data();
+  L.Begins = Begins.data();
+  L.Sizes = Sizes.data();
+  L.Types = Types.data();
+  L.Names = Names.data();
+  L.Mappers = Mappers.data();
+  return L;
+}
+
+/// Applies \p Action to the components of a mapper item as a list of its
+/// own (member-of indices in a mapper's output refer to that list).
+bool withMapperList(const MapItem &Item,
+                    const std::function<bool(const MapList &)> &Action) {
+  MapperComponents C = runMapper(Item);
+  std::vector<void *> Bases, Begins, Names, Mappers;
+  std::vector<int64_t> Sizes, Types;
+  MapList L = listOf(C.Items, Bases, Begins, Sizes, Types, Names, Mappers);
+  return Action(L);
+}
+
+void reportOverlap(Device &D, const ident_t *Loc, const MapItem &Item,
+                   const MapEntry &E) {
+  errorMessage("explicit extension not allowed: host address specified is "
+               "0x%016" PRIxPTR " (%" PRId64 " bytes), but device allocation "
+               "maps to host at 0x%016" PRIxPTR " (%" PRIu64 " bytes), for %s",
+               addr(Item.Begin), Item.Size, E.HstBegin, E.size(),
+               describeItem(Loc, Item).c_str());
+  if (infoFlags() & InfoMappingTableOnError)
+    D.dumpMappingTable("at the failure");
+}
+
+void reportNotPresent(Device &D, const ident_t *Loc, const MapItem &Item) {
+  errorMessage("device mapping required by 'present' map type modifier does "
+               "not exist for host address 0x%016" PRIxPTR " (%" PRId64
+               " bytes) of %s",
+               addr(Item.Begin), Item.Size, describeItem(Loc, Item).c_str());
+  if (infoFlags() & InfoMappingTableOnError)
+    D.dumpMappingTable("at the failure");
+}
+
+bool copyToDevice(Device &D, const MapEntry &E, const MapItem &Item) {
+  TraceScope Trace("data submit", std::to_string(Item.Size) + " bytes");
+  if (infoFlags() & InfoDataTransfers)
+    infoMessage(D.Id,
+                "Copying data from host to device, HstPtr=0x%016" PRIxPTR
+                ", TgtPtr=0x%016" PRIxPTR ", Size=%" PRId64 ", Name=%s",
+                addr(Item.Begin), E.translate(addr(Item.Begin)), Item.Size,
+                mapName(Item.Name).c_str());
+  if (plugin::Status S = D.plugin().dataSubmit(
+          reinterpret_cast<void *>(E.translate(addr(Item.Begin))), Item.Begin,
+          Item.Size, nullptr)) {
+    errorMessage("copying %s to device %d failed: %s",
+                 mapName(Item.Name).c_str(), D.Id, S.message().c_str());
+    return false;
+  }
+  return true;
+}
+
+bool copyFromDevice(Device &D, const MapEntry &E, const MapItem &Item) {
+  TraceScope Trace("data retrieve", std::to_string(Item.Size) + " bytes");
+  if (infoFlags() & InfoDataTransfers)
+    infoMessage(D.Id,
+                "Copying data from device to host, TgtPtr=0x%016" PRIxPTR
+                ", HstPtr=0x%016" PRIxPTR ", Size=%" PRId64 ", Name=%s",
+                E.translate(addr(Item.Begin)), addr(Item.Begin), Item.Size,
+                mapName(Item.Name).c_str());
+  if (plugin::Status S = D.plugin().dataRetrieve(
+          Item.Begin,
+          reinterpret_cast<const void *>(E.translate(addr(Item.Begin))),
+          Item.Size, nullptr)) {
+    errorMessage("copying %s from device %d failed: %s",
+                 mapName(Item.Name).c_str(), D.Id, S.message().c_str());
+    return false;
+  }
+  return true;
+}
+
+/// Makes [Begin, Begin+Size) present (or finds it), counting a reference
+/// unless \p CountReference is false. \p IsNew reports a fresh allocation.
+/// Returns null for an absent zero-length item (not an error).
+MapEntry *enterRange(Device &D, const ident_t *Loc, const MapItem &Item,
+                     bool CountReference, bool &IsNew, bool &Failed) {
+  IsNew = false;
+  Failed = false;
+  uintptr_t Begin = addr(Item.Begin);
+  LookupResult R = D.Table.lookup(Begin, Item.Size);
+  if (R.Status == LookupResult::Overlap) {
+    reportOverlap(D, Loc, Item, *R.Entry);
+    Failed = true;
+    return nullptr;
+  }
+  if (R.Status == LookupResult::Contained) {
+    MapEntry &E = *R.Entry;
+    if (CountReference && !E.Permanent) {
+      if (has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD))
+        ++E.HoldRefCount;
+      else
+        ++E.DynRefCount;
+    }
+    if (infoFlags() & InfoMappingChanges)
+      infoMessage(D.Id,
+                  "Mapping exists with HstPtrBegin=0x%016" PRIxPTR
+                  ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
+                  ", DynRefCount=%" PRIu64 ", HoldRefCount=%" PRIu64,
+                  Begin, E.translate(Begin), Item.Size, E.DynRefCount,
+                  E.HoldRefCount);
+    return &E;
+  }
+  if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
+    reportNotPresent(D, Loc, Item);
+    Failed = true;
+    return nullptr;
+  }
+  // Zero-length sections never create storage; under unified shared memory
+  // the device uses the host copy.
+  if (Item.Size == 0 || Runtime::get().unifiedSharedMemory())
+    return nullptr;
+  void *Storage = D.plugin().allocate(static_cast<uint64_t>(Item.Size),
+                                      plugin::AllocKind::Device);
+  if (!Storage) {
+    errorMessage("device %d cannot allocate %" PRId64 " bytes for %s", D.Id,
+                 Item.Size, describeItem(Loc, Item).c_str());
+    Failed = true;
+    return nullptr;
+  }
+  MapEntry New;
+  New.HstBegin = Begin;
+  New.HstEnd = Begin + Item.Size;
+  New.HstBase = addr(Item.Base);
+  New.TgtBegin = addr(Storage);
+  New.Allocation = Storage;
+  New.Name = Item.Name;
+  if (CountReference) {
+    if (has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD))
+      New.HoldRefCount = 1;
+    else
+      New.DynRefCount = 1;
+  } else {
+    New.DynRefCount = 1;
+  }
+  IsNew = true;
+  if (infoFlags() & InfoMappingChanges)
+    infoMessage(D.Id,
+                "Creating new map entry with HstPtrBase=0x%016" PRIxPTR
+                ", HstPtrBegin=0x%016" PRIxPTR ", TgtPtrBegin=0x%016" PRIxPTR
+                ", Size=%" PRId64 ", DynRefCount=%" PRIu64
+                ", HoldRefCount=%" PRIu64 ", Name=%s",
+                New.HstBase, Begin, New.TgtBegin, Item.Size, New.DynRefCount,
+                New.HoldRefCount, mapName(Item.Name).c_str());
+  return &D.Table.insert(New);
+}
+
+/// Stores into the device copy of the pointer at \p PointerHost the device
+/// address that corresponds to the host pointer's current value, given that
+/// the pointee range starting at \p PointeeBegin is mapped by \p Pointee.
+bool attachPointer(Device &D, const MapEntry &PointerEntry,
+                   uintptr_t PointerHost, const MapEntry &Pointee,
+                   uintptr_t PointeeBegin) {
+  uintptr_t HostValue;
+  std::memcpy(&HostValue, reinterpret_cast<void *>(PointerHost),
+              sizeof(HostValue));
+  uintptr_t DeviceValue =
+      Pointee.translate(PointeeBegin) - (PointeeBegin - HostValue);
+  void *Slot = reinterpret_cast<void *>(PointerEntry.translate(PointerHost));
+  if (plugin::Status S = D.plugin().dataSubmit(Slot, &DeviceValue,
+                                               sizeof(DeviceValue), nullptr)) {
+    errorMessage("attaching the pointer at host address 0x%016" PRIxPTR
+                 " on device %d failed: %s",
+                 PointerHost, D.Id, S.message().c_str());
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
+  std::vector<char> IsNew(Maps.Count, 0);
+  std::vector<int32_t> Attachments;
+  for (int32_t I = 0; I < Maps.Count; ++I) {
+    MapItem Item = Maps.item(I);
+    if (Item.Mapper) {
+      if (!withMapperList(
+              Item, [&](const MapList &L) { return mapEnter(D, Loc, L); }))
+        return false;
+      continue;
+    }
+    if (has(Item.Type, OMP_TGT_MAPTYPE_LITERAL | OMP_TGT_MAPTYPE_PRIVATE))
+      continue;
+    if (has(Item.Type, OMP_TGT_MAPTYPE_ATTACH)) {
+      Attachments.push_back(I);
+      continue;
+    }
+    int64_t Parent = parentIndex(Item.Type);
+    bool IsMember = Parent >= 0 && Parent < Maps.Count;
+
+    MapEntry *PointerEntry = nullptr;
+    if (has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ)) {
+      // The pointer itself lives at Base; make its storage present too.
+      MapItem Pointer = Item;
+      Pointer.Begin = Item.Base;
+      Pointer.Size = sizeof(void *);
+      Pointer.Type &= ~static_cast<int64_t>(OMP_TGT_MAPTYPE_PRESENT);
+      bool PointerNew, Failed;
+      PointerEntry = enterRange(D, Loc, Pointer, /*CountReference=*/false,
+                                PointerNew, Failed);
+      if (Failed)
+        return false;
+    }
+
+    bool New, Failed;
+    MapEntry *E =
+        enterRange(D, Loc, Item, /*CountReference=*/!IsMember, New, Failed);
+    if (Failed)
+      return false;
+    IsNew[I] = New;
+    if (!E)
+      continue;
+    bool ParentNew = IsMember && IsNew[Parent];
+    if (has(Item.Type, OMP_TGT_MAPTYPE_TO) &&
+        (New || ParentNew || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
+      if (!copyToDevice(D, *E, Item))
+        return false;
+    if (PointerEntry &&
+        !attachPointer(D, *PointerEntry, addr(Item.Base), *E, addr(Item.Begin)))
+      return false;
+    if (has(Item.Type, OMP_TGT_MAPTYPE_RETURN_PARAM))
+      Maps.Bases[I] =
+          reinterpret_cast<void *>(E->translate(addr(Item.Begin)) -
+                                   (addr(Item.Begin) - addr(Item.Base)));
+  }
+  // Attach maps (OpenMP 6 / LLVM 22): once everything else is mapped, point
+  // the device copy of the pointer at Base to the device copy of its
+  // pointee, when both are present.
+  for (int32_t I : Attachments) {
+    MapItem Item = Maps.item(I);
+    LookupResult Ptr = D.Table.lookup(addr(Item.Base), sizeof(void *));
+    LookupResult Ptee = D.Table.lookup(addr(Item.Begin), 0);
+    if (Ptr.Status != LookupResult::Contained ||
+        Ptee.Status != LookupResult::Contained)
+      continue;
+    if (!attachPointer(D, *Ptr.Entry, addr(Item.Base), *Ptee.Entry,
+                       addr(Item.Begin)))
+      return false;
+  }
+  return true;
+}
+
+bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
+  // Pass 1, in reverse list order: reference counts and which entries this
+  // construct releases.
+  std::vector<MapEntry *> Entries(Maps.Count, nullptr);
+  std::vector<char> Released(Maps.Count, 0);
+  for (int32_t I = Maps.Count - 1; I >= 0; --I) {
+    MapItem Item = Maps.item(I);
+    if (Item.Mapper) {
+      if (!withMapperList(Item,
+                          [&](const MapList &L) { return mapExit(D, Loc, L); }))
+        return false;
+      continue;
+    }
+    if (has(Item.Type, OMP_TGT_MAPTYPE_LITERAL | OMP_TGT_MAPTYPE_PRIVATE |
+                           OMP_TGT_MAPTYPE_ATTACH))
+      continue;
+    LookupResult R = D.Table.lookup(addr(Item.Begin), Item.Size);
+    if (R.Status != LookupResult::Contained) {
+      if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT) &&
+          !Runtime::get().unifiedSharedMemory()) {
+        reportNotPresent(D, Loc, Item);
+        return false;
+      }
+      continue;
+    }
+    MapEntry &E = *R.Entry;
+    Entries[I] = &E;
+    int64_t Parent = parentIndex(Item.Type);
+    bool IsMember = Parent >= 0 && Parent < Maps.Count;
+    if (!IsMember && !E.Permanent) {
+      if (has(Item.Type, OMP_TGT_MAPTYPE_DELETE))
+        E.DynRefCount = 0;
+      else if (has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD)) {
+        if (E.HoldRefCount)
+          --E.HoldRefCount;
+      } else if (E.DynRefCount) {
+        --E.DynRefCount;
+      }
+    }
+    Released[I] = E.isReleasable();
+  }
+  // Pass 2: copies back, while every device copy still exists.
+  for (int32_t I = 0; I < Maps.Count; ++I) {
+    if (!Entries[I])
+      continue;
+    MapItem Item = Maps.item(I);
+    int64_t Parent = parentIndex(Item.Type);
+    bool ParentReleased =
+        Parent >= 0 && Parent < Maps.Count && Released[Parent];
+    if (has(Item.Type, OMP_TGT_MAPTYPE_FROM) &&
+        (Released[I] || ParentReleased ||
+         has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
+      if (!copyFromDevice(D, *Entries[I], Item))
+        return false;
+  }
+  // Pass 3: free what no reference holds any more.
+  std::set<uintptr_t> Freed;
+  for (int32_t I = 0; I < Maps.Count; ++I) {
+    MapEntry *E = Entries[I];
+    if (!E || !Released[I] || Freed.count(E->HstBegin) || !E->isReleasable())
+      continue;
+    Freed.insert(E->HstBegin);
+    if (infoFlags() & InfoMappingChanges)
+      infoMessage(D.Id,
+                  "Removing map entry with HstPtrBegin=0x%016" PRIxPTR
+                  ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRIu64 ", Name=%s",
+                  E->HstBegin, E->TgtBegin, E->size(),
+                  mapName(E->Name).c_str());
+    void *Allocation = E->Allocation;
+    bool Associated = E->Associated;
+    D.Table.erase(E->HstBegin);
+    if (Allocation && !Associated)
+      (void)D.plugin().free(Allocation, plugin::AllocKind::Device);
+  }
+  return true;
+}
+
+bool offload::mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps) {
+  for (int32_t I = 0; I < Maps.Count; ++I) {
+    MapItem Item = Maps.item(I);
+    if (Item.Mapper) {
+      if (!withMapperList(
+              Item, [&](const MapList &L) { return mapUpdate(D, Loc, L); }))
+        return false;
+      continue;
+    }
+    if (has(Item.Type, OMP_TGT_MAPTYPE_NON_CONTIG)) {
+      errorMessage("non-contiguous 'target update' of %s is not supported "
+                   "by this runtime yet",
+                   describeItem(Loc, Item).c_str());
+      return false;
+    }
+    if (Runtime::get().unifiedSharedMemory())
+      continue;
+    LookupResult R = D.Table.lookup(addr(Item.Begin), Item.Size);
+    if (R.Status != LookupResult::Contained) {
+      if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
+        reportNotPresent(D, Loc, Item);
+        return false;
+      }
+      continue; // OpenMP: updating an absent list item does nothing.
+    }
+    if (has(Item.Type, OMP_TGT_MAPTYPE_TO) && !copyToDevice(D, *R.Entry, Item))
+      return false;
+    if (has(Item.Type, OMP_TGT_MAPTYPE_FROM) &&
+        !copyFromDevice(D, *R.Entry, Item))
+      return false;
+  }
+  return true;
+}
+
+bool offload::kernelArguments(Device &D, const ident_t *Loc,
+                              const MapList &Maps, std::vector<void *> &Args,
+                              PrivateAllocations &Privates) {
+  for (int32_t I = 0; I < Maps.Count; ++I) {
+    MapItem Item = Maps.item(I);
+    if (!has(Item.Type, OMP_TGT_MAPTYPE_TARGET_PARAM))
+      continue;
+    if (has(Item.Type, OMP_TGT_MAPTYPE_LITERAL)) {
+      Args.push_back(Item.Base); // the value itself, passed as uintptr_t
+      continue;
+    }
+    if (has(Item.Type, OMP_TGT_MAPTYPE_PRIVATE)) {
+      // private / firstprivate: a fresh device copy for this launch only.
+      void *Copy = D.plugin().allocate(
+          static_cast<uint64_t>(std::max<int64_t>(Item.Size, 1)),
+          plugin::AllocKind::Device);
+      if (!Copy) {
+        errorMessage("device %d cannot allocate %" PRId64
+                     " bytes for private copy of %s",
+                     D.Id, Item.Size, describeItem(Loc, Item).c_str());
+        return false;
+      }
+      Privates.Pointers.push_back(Copy);
+      if (has(Item.Type, OMP_TGT_MAPTYPE_TO) && Item.Size > 0)
+        if (plugin::Status S =
+                D.plugin().dataSubmit(Copy, Item.Begin, Item.Size, nullptr)) {
+          errorMessage("firstprivate copy of %s failed: %s",
+                       describeItem(Loc, Item).c_str(), S.message().c_str());
+          return false;
+        }
+      Args.push_back(reinterpret_cast<void *>(
+          addr(Copy) - (addr(Item.Begin) - addr(Item.Base))));
+      continue;
+    }
+    LookupResult R = D.Table.lookup(addr(Item.Begin), Item.Size);
+    if (R.Status != LookupResult::Contained) {
+      // An absent zero-length section (or unified shared memory): the
+      // device sees the original pointer value.
+      Args.push_back(Item.Base);
+      continue;
+    }
+    Args.push_back(
+        reinterpret_cast<void *>(R.Entry->translate(addr(Item.Begin)) -
+                                 (addr(Item.Begin) - addr(Item.Base))));
+  }
+  return true;
+}
+
+static std::string mapTypeName(int64_t Type) {
+  bool To = has(Type, OMP_TGT_MAPTYPE_TO),
+       From = has(Type, OMP_TGT_MAPTYPE_FROM);
+  if (has(Type, OMP_TGT_MAPTYPE_LITERAL))
+    return "firstprivate(literal)";
+  if (has(Type, OMP_TGT_MAPTYPE_PRIVATE))
+    return To ? "firstprivate" : "private";
+  if (has(Type, OMP_TGT_MAPTYPE_ATTACH))
+    return "attach";
+  std::string Kind = To && From ? "tofrom"
+                     : To       ? "to"
+                     : From     ? "from"
+                                : "alloc";
+  std::string Prefix;
+  if (has(Type, OMP_TGT_MAPTYPE_ALWAYS))
+    Prefix += "always,";
+  if (has(Type, OMP_TGT_MAPTYPE_PRESENT))
+    Prefix += "present,";
+  if (has(Type, OMP_TGT_MAPTYPE_IMPLICIT))
+    Prefix += "implicit,";
+  return Prefix + Kind;
+}
+
+void offload::printKernelMaps(Device &D, const ident_t *Loc,
+                              const MapList &Maps) {
+  infoMessage(D.Id, "Entering OpenMP kernel at %s with %d arguments:",
+              sourceLocation(Loc).c_str(), Maps.Count);
+  for (int32_t I = 0; I < Maps.Count; ++I) {
+    MapItem Item = Maps.item(I);
+    infoMessage(D.Id, "%s(%s)[%" PRId64 "]", mapTypeName(Item.Type).c_str(),
+                mapName(Item.Name).c_str(), Item.Size);
+  }
+}

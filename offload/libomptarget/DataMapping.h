@@ -1,0 +1,82 @@
+//===- DataMapping.h - OpenMP map clauses against a device's table -------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The map-entering, map-exiting and update actions of OpenMP 5.2 applied to
+// the list of maps the compiler passes (base, begin, size, type, name and
+// mapper of every list item), plus the kernel arguments of a target region.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_LIBOMPTARGET_DATAMAPPING_H
+#define OFFLOAD_LIBOMPTARGET_DATAMAPPING_H
+
+#include "Runtime.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace offload {
+
+/// One list item.
+struct MapItem {
+  void *Base;
+  void *Begin;
+  int64_t Size;
+  int64_t Type;
+  const void *Name;
+  void *Mapper;
+};
+
+/// The arrays of one construct, as the compiler lays them out.
+struct MapList {
+  int32_t Count = 0;
+  void **Bases = nullptr;
+  void **Begins = nullptr;
+  int64_t *Sizes = nullptr;
+  int64_t *Types = nullptr;
+  void **Names = nullptr;
+  void **Mappers = nullptr;
+
+  MapItem item(int32_t I) const {
+    return {Bases[I],
+            Begins[I],
+            Sizes ? Sizes[I] : 0,
+            Types ? Types[I] : 0,
+            Names ? Names[I] : nullptr,
+            Mappers ? Mappers[I] : nullptr};
+  }
+};
+
+/// Components collected by a user-defined mapper (declare mapper) through
+/// __tgt_push_mapper_component.
+struct MapperComponents {
+  std::vector<MapItem> Items;
+};
+
+/// Each returns true on success; on failure the reason has been printed.
+/// \p Loc is the construct's source location for messages.
+bool mapEnter(Device &D, const ident_t *Loc, const MapList &Maps);
+bool mapExit(Device &D, const ident_t *Loc, const MapList &Maps);
+bool mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps);
+
+/// Device memory made for private/firstprivate list items of one launch.
+struct PrivateAllocations {
+  std::vector<void *> Pointers;
+};
+
+/// The kernel arguments of a target region: one per TARGET_PARAM item, in
+/// order. Must run after mapEnter on the same list.
+bool kernelArguments(Device &D, const ident_t *Loc, const MapList &Maps,
+                     std::vector<void *> &Args, PrivateAllocations &Privates);
+
+/// Prints the maps of a launch when LIBOMPTARGET_INFO asks for it.
+void printKernelMaps(Device &D, const ident_t *Loc, const MapList &Maps);
+
+} // namespace offload
+
+#endif // OFFLOAD_LIBOMPTARGET_DATAMAPPING_H

@@ -1,0 +1,62 @@
+//===- Diagnostics.h - Environment settings, messages and fatal errors ---===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The runtime's settings from the environment (upstream names), and the
+// message helpers every part of the runtime uses, so all output has the
+// upstream prefixes users grep for ("omptarget error:", "omptarget device N
+// info:", "omptarget fatal error").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_LIBOMPTARGET_DIAGNOSTICS_H
+#define OFFLOAD_LIBOMPTARGET_DIAGNOSTICS_H
+
+#include "OffloadABI.h"
+
+#include <cstdint>
+#include <string>
+
+namespace offload {
+
+/// LIBOMPTARGET_INFO bits (upstream meanings).
+enum InfoKind : uint32_t {
+  InfoLoadedImages = 0x01, ///< images and entries when they are loaded
+  InfoMappingTableOnError = 0x02,
+  InfoKernelArgs = 0x04, ///< each launch with its maps
+  InfoMappingChanges = 0x08,
+  InfoKernelLaunch = 0x10,
+  InfoDataTransfers = 0x20,
+};
+
+uint32_t infoFlags();
+void setInfoFlags(uint32_t Flags);
+bool debugEnabled();
+
+/// ";file;function;line;col;;" of an ident_t or a map name, as
+/// "file:line:col" (or "unknown" when the compiler had no debug info).
+std::string sourceLocation(const ident_t *Loc);
+/// The variable name of a map-name string (";name;file;line;col;;").
+std::string mapName(const void *Name);
+/// The location part of a map-name string, "file:line:col".
+std::string mapLocation(const void *Name);
+
+[[gnu::format(printf, 1, 2)]] void debugMessage(const char *Fmt, ...);
+[[gnu::format(printf, 2, 3)]] void infoMessage(int DeviceId, const char *Fmt,
+                                               ...);
+[[gnu::format(printf, 1, 2)]] void errorMessage(const char *Fmt, ...);
+[[noreturn, gnu::format(printf, 1, 2)]] void fatalError(const char *Fmt, ...);
+
+#define OFFLOAD_DEBUG(...)                                                     \
+  do {                                                                         \
+    if (::offload::debugEnabled())                                             \
+      ::offload::debugMessage(__VA_ARGS__);                                    \
+  } while (0)
+
+} // namespace offload
+
+#endif // OFFLOAD_LIBOMPTARGET_DIAGNOSTICS_H

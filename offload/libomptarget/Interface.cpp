@@ -1,0 +1,365 @@
+//===- Interface.cpp - The __tgt_* entry points compilers call -----------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Signatures follow OMPKinds.def of LLVM 22 and the symbols of Debian's
+// libomptarget.so.22.1; exports.map gives them the same symbol version.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DataMapping.h"
+#include "Diagnostics.h"
+#include "Policy.h"
+#include "Profiler.h"
+
+#include <cstdio>
+
+using namespace offload;
+
+#define OFFLOAD_API extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+constexpr int OffloadSuccess = 0;
+constexpr int OffloadFail = ~0;
+
+MapList mapList(int32_t Count, void **Bases, void **Begins, int64_t *Sizes,
+                int64_t *Types, void **Names, void **Mappers) {
+  MapList L;
+  L.Count = Count;
+  L.Bases = Bases;
+  L.Begins = Begins;
+  L.Sizes = Sizes;
+  L.Types = Types;
+  L.Names = Names;
+  L.Mappers = Mappers;
+  return L;
+}
+
+enum class DataAction { Enter, Exit, Update };
+
+void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
+                DataAction Action) {
+  static const char *const Names[] = {"target enter data", "target exit data",
+                                      "target update"};
+  const char *Construct = Names[static_cast<int>(Action)];
+  Device *D = selectDevice(DeviceId, Loc, Construct);
+  if (!D)
+    return; // Runs on the host: nothing to map.
+  TraceScope Trace(Construct, sourceLocation(Loc));
+  bool Ok;
+  {
+    std::lock_guard<std::mutex> Guard(D->MapLock);
+    switch (Action) {
+    case DataAction::Enter:
+      Ok = mapEnter(*D, Loc, Maps);
+      break;
+    case DataAction::Exit:
+      Ok = mapExit(*D, Loc, Maps);
+      break;
+    case DataAction::Update:
+      Ok = mapUpdate(*D, Loc, Maps);
+      break;
+    }
+  }
+  if (!Ok)
+    targetConstructFailed(Loc);
+}
+
+/// The number of teams and threads a launch asks for: the explicit
+/// arguments of __tgt_target_kernel win, then the kernel arguments; -1
+/// (a target construct without teams) means one team.
+plugin::KernelLaunchParams launchParams(int32_t NumTeams, int32_t ThreadLimit,
+                                        const __tgt_kernel_arguments *Args) {
+  plugin::KernelLaunchParams P;
+  int32_t Teams = NumTeams;
+  if (Teams == 0 && Args->Version >= 2)
+    Teams = static_cast<int32_t>(Args->NumTeams[0]);
+  P.NumTeams = Teams < 0 ? 1 : static_cast<uint32_t>(Teams);
+  int32_t Threads = ThreadLimit;
+  if (Threads == 0 && Args->Version >= 2)
+    Threads = static_cast<int32_t>(Args->ThreadLimit[0]);
+  P.ThreadLimit = Threads < 0 ? 0 : static_cast<uint32_t>(Threads);
+  P.Tripcount = Args->Tripcount;
+  P.DynCGroupMem = Args->Version >= 2 ? Args->DynCGroupMem : 0;
+  return P;
+}
+
+int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
+                 int32_t ThreadLimit, void *HostPtr,
+                 __tgt_kernel_arguments *Args) {
+  Device *D = selectDevice(DeviceId, Loc, "target");
+  if (!D)
+    return OffloadFail; // The compiler's host fallback runs the region.
+  if (!Args || Args->Version < 1 || Args->Version > 3) {
+    errorMessage("target region at %s: unsupported kernel-argument version "
+                 "%u (this runtime reads versions 1 to 3)",
+                 sourceLocation(Loc).c_str(), Args ? Args->Version : 0);
+    targetConstructFailed(Loc);
+  }
+  std::string KernelName;
+  plugin::KernelHandle Kernel = D->findKernel(HostPtr, KernelName);
+  if (!Kernel) {
+    errorMessage("device %d has no kernel for the target region at %s (host "
+                 "entry %p): the program's device image lacks it",
+                 D->Id, sourceLocation(Loc).c_str(), HostPtr);
+    targetConstructFailed(Loc);
+  }
+  MapList Maps = mapList(static_cast<int32_t>(Args->NumArgs), Args->ArgBasePtrs,
+                         Args->ArgPtrs, Args->ArgSizes, Args->ArgTypes,
+                         Args->ArgNames, Args->ArgMappers);
+  if (infoFlags() & InfoKernelArgs)
+    printKernelMaps(*D, Loc, Maps);
+
+  std::vector<void *> KernelArgs;
+  PrivateAllocations Privates;
+  bool Ok;
+  {
+    std::lock_guard<std::mutex> Guard(D->MapLock);
+    Ok = mapEnter(*D, Loc, Maps) &&
+         kernelArguments(*D, Loc, Maps, KernelArgs, Privates);
+  }
+  if (!Ok)
+    targetConstructFailed(Loc);
+
+  plugin::KernelLaunchParams Params = launchParams(NumTeams, ThreadLimit, Args);
+  if (infoFlags() & InfoKernelLaunch)
+    infoMessage(D->Id,
+                "Launching kernel %s with %u team(s) and thread limit "
+                "%u",
+                KernelName.c_str(), Params.NumTeams, Params.ThreadLimit);
+  {
+    TraceScope Trace("kernel", KernelName);
+    if (plugin::Status S = D->plugin().launchKernel(
+            Kernel, KernelArgs.data(), static_cast<uint32_t>(KernelArgs.size()),
+            Params, nullptr)) {
+      errorMessage("%s", S.message().c_str());
+      targetConstructFailed(Loc);
+    }
+  }
+  {
+    std::lock_guard<std::mutex> Guard(D->MapLock);
+    Ok = mapExit(*D, Loc, Maps);
+  }
+  for (void *P : Privates.Pointers)
+    (void)D->plugin().free(P, plugin::AllocKind::Device);
+  if (!Ok)
+    targetConstructFailed(Loc);
+  return OffloadSuccess;
+}
+
+/// Builds version-3 kernel arguments for the legacy __tgt_target* calls.
+__tgt_kernel_arguments legacyArgs(int32_t ArgNum, void **Bases, void **Args,
+                                  int64_t *Sizes, int64_t *Types, void **Names,
+                                  void **Mappers, int32_t NumTeams,
+                                  int32_t ThreadLimit) {
+  __tgt_kernel_arguments K{};
+  K.Version = OFFLOAD_KERNEL_ARGS_VERSION;
+  K.NumArgs = static_cast<uint32_t>(ArgNum);
+  K.ArgBasePtrs = Bases;
+  K.ArgPtrs = Args;
+  K.ArgSizes = Sizes;
+  K.ArgTypes = Types;
+  K.ArgNames = Names;
+  K.ArgMappers = Mappers;
+  K.NumTeams[0] = static_cast<uint32_t>(NumTeams);
+  K.ThreadLimit[0] = static_cast<uint32_t>(ThreadLimit);
+  return K;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+OFFLOAD_API void __tgt_register_lib(__tgt_bin_desc *Desc) {
+  Runtime::get().registerLibrary(Desc);
+}
+
+OFFLOAD_API void __tgt_unregister_lib(__tgt_bin_desc *Desc) {
+  Runtime::get().unregisterLibrary(Desc);
+}
+
+OFFLOAD_API void __tgt_register_requires(int64_t Flags) {
+  Runtime::get().addRequires(Flags);
+}
+
+/// Upstream initialises plugins here; ours load on first registration.
+OFFLOAD_API void __tgt_init_all_rtls() { (void)Runtime::get().numDevices(); }
+
+OFFLOAD_API int __tgt_get_num_devices() { return Runtime::get().numDevices(); }
+
+OFFLOAD_API void __tgt_set_info_flag(uint32_t Flags) { setInfoFlags(Flags); }
+
+OFFLOAD_API int __tgt_print_device_info(int64_t DeviceId) {
+  Device *D = Runtime::get().device(DeviceId);
+  if (!D || !D->prepare())
+    return 0;
+  printf("Device %d (%s plugin):\n", D->Id, D->Plugin.Name.c_str());
+  fflush(stdout);
+  D->plugin().printInfo(stdout);
+  fflush(stdout);
+  return 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+OFFLOAD_API int __tgt_target_kernel(ident_t *Loc, int64_t DeviceId,
+                                    int32_t NumTeams, int32_t ThreadLimit,
+                                    void *HostPtr,
+                                    __tgt_kernel_arguments *Args) {
+  // A nowait launch (Flags bit 0) is already inside the target task libomp
+  // created for it; running it to completion here keeps the task's
+  // dependences exact on a device whose operations are synchronous.
+  return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, Args);
+}
+
+OFFLOAD_API int __tgt_target_kernel_nowait(ident_t *Loc, int64_t DeviceId,
+                                           int32_t NumTeams,
+                                           int32_t ThreadLimit, void *HostPtr,
+                                           __tgt_kernel_arguments *Args,
+                                           int32_t, void *, int32_t, void *) {
+  return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, Args);
+}
+
+OFFLOAD_API int __tgt_target_mapper(ident_t *Loc, int64_t DeviceId,
+                                    void *HostPtr, int32_t ArgNum, void **Bases,
+                                    void **Args, int64_t *Sizes, int64_t *Types,
+                                    void **Names, void **Mappers) {
+  __tgt_kernel_arguments K =
+      legacyArgs(ArgNum, Bases, Args, Sizes, Types, Names, Mappers, -1, 0);
+  return targetKernel(Loc, DeviceId, -1, 0, HostPtr, &K);
+}
+
+OFFLOAD_API int __tgt_target(int64_t DeviceId, void *HostPtr, int32_t ArgNum,
+                             void **Bases, void **Args, int64_t *Sizes,
+                             int64_t *Types) {
+  return __tgt_target_mapper(nullptr, DeviceId, HostPtr, ArgNum, Bases, Args,
+                             Sizes, Types, nullptr, nullptr);
+}
+
+OFFLOAD_API int __tgt_target_nowait_mapper(ident_t *Loc, int64_t DeviceId,
+                                           void *HostPtr, int32_t ArgNum,
+                                           void **Bases, void **Args,
+                                           int64_t *Sizes, int64_t *Types,
+                                           void **Names, void **Mappers,
+                                           int32_t, void *, int32_t, void *) {
+  return __tgt_target_mapper(Loc, DeviceId, HostPtr, ArgNum, Bases, Args, Sizes,
+                             Types, Names, Mappers);
+}
+
+OFFLOAD_API int __tgt_target_nowait(int64_t DeviceId, void *HostPtr,
+                                    int32_t ArgNum, void **Bases, void **Args,
+                                    int64_t *Sizes, int64_t *Types, int32_t,
+                                    void *, int32_t, void *) {
+  return __tgt_target(DeviceId, HostPtr, ArgNum, Bases, Args, Sizes, Types);
+}
+
+OFFLOAD_API int __tgt_target_teams_mapper(
+    ident_t *Loc, int64_t DeviceId, void *HostPtr, int32_t ArgNum, void **Bases,
+    void **Args, int64_t *Sizes, int64_t *Types, void **Names, void **Mappers,
+    int32_t NumTeams, int32_t ThreadLimit) {
+  __tgt_kernel_arguments K = legacyArgs(ArgNum, Bases, Args, Sizes, Types,
+                                        Names, Mappers, NumTeams, ThreadLimit);
+  return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, &K);
+}
+
+OFFLOAD_API int __tgt_target_teams(int64_t DeviceId, void *HostPtr,
+                                   int32_t ArgNum, void **Bases, void **Args,
+                                   int64_t *Sizes, int64_t *Types,
+                                   int32_t NumTeams, int32_t ThreadLimit) {
+  return __tgt_target_teams_mapper(nullptr, DeviceId, HostPtr, ArgNum, Bases,
+                                   Args, Sizes, Types, nullptr, nullptr,
+                                   NumTeams, ThreadLimit);
+}
+
+OFFLOAD_API int __tgt_target_teams_nowait_mapper(
+    ident_t *Loc, int64_t DeviceId, void *HostPtr, int32_t ArgNum, void **Bases,
+    void **Args, int64_t *Sizes, int64_t *Types, void **Names, void **Mappers,
+    int32_t NumTeams, int32_t ThreadLimit, int32_t, void *, int32_t, void *) {
+  return __tgt_target_teams_mapper(Loc, DeviceId, HostPtr, ArgNum, Bases, Args,
+                                   Sizes, Types, Names, Mappers, NumTeams,
+                                   ThreadLimit);
+}
+
+OFFLOAD_API int __tgt_target_teams_nowait(int64_t DeviceId, void *HostPtr,
+                                          int32_t ArgNum, void **Bases,
+                                          void **Args, int64_t *Sizes,
+                                          int64_t *Types, int32_t NumTeams,
+                                          int32_t ThreadLimit, int32_t, void *,
+                                          int32_t, void *) {
+  return __tgt_target_teams(DeviceId, HostPtr, ArgNum, Bases, Args, Sizes,
+                            Types, NumTeams, ThreadLimit);
+}
+
+/// The trip count is carried by the kernel arguments in LLVM 22; older
+/// compilers pushed it separately. Nothing on our devices uses it yet.
+OFFLOAD_API void __kmpc_push_target_tripcount_mapper(ident_t *, int64_t,
+                                                     uint64_t) {}
+OFFLOAD_API void __kmpc_push_target_tripcount(int64_t, uint64_t) {}
+
+/// libomp polls this for target tasks whose work was left in flight. Every
+/// operation of ours completes before its call returns, so no handle is
+/// ever left behind; a non-null one comes from elsewhere and is dropped.
+OFFLOAD_API void __tgt_target_nowait_query(void **AsyncHandle) {
+  if (AsyncHandle)
+    *AsyncHandle = nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Data
+//===----------------------------------------------------------------------===//
+
+#define OFFLOAD_DATA_ENTRY(Name, Action)                                       \
+  OFFLOAD_API void Name##_mapper(ident_t *Loc, int64_t DeviceId,               \
+                                 int32_t ArgNum, void **Bases, void **Args,    \
+                                 int64_t *Sizes, int64_t *Types, void **Names, \
+                                 void **Mappers) {                             \
+    targetData(Loc, DeviceId,                                                  \
+               mapList(ArgNum, Bases, Args, Sizes, Types, Names, Mappers),     \
+               Action);                                                        \
+  }                                                                            \
+  OFFLOAD_API void Name(int64_t DeviceId, int32_t ArgNum, void **Bases,        \
+                        void **Args, int64_t *Sizes, int64_t *Types) {         \
+    Name##_mapper(nullptr, DeviceId, ArgNum, Bases, Args, Sizes, Types,        \
+                  nullptr, nullptr);                                           \
+  }                                                                            \
+  OFFLOAD_API void Name##_nowait_mapper(                                       \
+      ident_t *Loc, int64_t DeviceId, int32_t ArgNum, void **Bases,            \
+      void **Args, int64_t *Sizes, int64_t *Types, void **Names,               \
+      void **Mappers, int32_t, void *, int32_t, void *) {                      \
+    Name##_mapper(Loc, DeviceId, ArgNum, Bases, Args, Sizes, Types, Names,     \
+                  Mappers);                                                    \
+  }                                                                            \
+  OFFLOAD_API void Name##_nowait(                                              \
+      int64_t DeviceId, int32_t ArgNum, void **Bases, void **Args,             \
+      int64_t *Sizes, int64_t *Types, int32_t, void *, int32_t, void *) {      \
+    Name(DeviceId, ArgNum, Bases, Args, Sizes, Types);                         \
+  }
+
+OFFLOAD_DATA_ENTRY(__tgt_target_data_begin, DataAction::Enter)
+OFFLOAD_DATA_ENTRY(__tgt_target_data_end, DataAction::Exit)
+OFFLOAD_DATA_ENTRY(__tgt_target_data_update, DataAction::Update)
+
+//===----------------------------------------------------------------------===//
+// declare mapper
+//===----------------------------------------------------------------------===//
+
+OFFLOAD_API int64_t __tgt_mapper_num_components(void *Handle) {
+  return static_cast<int64_t>(
+      static_cast<MapperComponents *>(Handle)->Items.size());
+}
+
+OFFLOAD_API void __tgt_push_mapper_component(void *Handle, void *Base,
+                                             void *Begin, int64_t Size,
+                                             int64_t Type, void *Name) {
+  static_cast<MapperComponents *>(Handle)->Items.push_back(
+      {Base, Begin, Size, Type, Name, nullptr});
+}

@@ -1,0 +1,92 @@
+//===- MappingTable.h - Host-to-device address intervals of one device ---===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The set of host ranges that currently have a device copy on one device,
+// with the two OpenMP reference counts of each. Ranges never overlap, so an
+// ordered map keyed by the host start address finds the range containing an
+// address in O(log n) (100,000 live mappings cost ~17 comparisons).
+//
+// The table itself is not synchronised: the device that owns it holds its
+// lock around every sequence of lookups and updates that must be atomic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_LIBOMPTARGET_MAPPINGTABLE_H
+#define OFFLOAD_LIBOMPTARGET_MAPPINGTABLE_H
+
+#include <cstdint>
+#include <functional>
+#include <map>
+
+namespace offload {
+
+/// One mapped host range and its device copy.
+struct MapEntry {
+  uintptr_t HstBegin = 0;
+  uintptr_t HstEnd = 0;
+  /// Host base address of the list item that created the entry (for
+  /// diagnostics only).
+  uintptr_t HstBase = 0;
+  uintptr_t TgtBegin = 0;
+  /// Reference counts of OpenMP 5.2: the dynamic one (enter/exit data,
+  /// target, target data) and the hold one (ompx_hold).
+  uint64_t DynRefCount = 0;
+  uint64_t HoldRefCount = 0;
+  /// Never released by reference counting: declare target globals and
+  /// omp_target_associate_ptr ranges.
+  bool Permanent = false;
+  /// Created by omp_target_associate_ptr (the device memory is the user's).
+  bool Associated = false;
+  /// Device memory owned by the entry (freed when it is removed).
+  void *Allocation = nullptr;
+  /// The map's name string (";name;file;line;col;;") or null.
+  const void *Name = nullptr;
+
+  uint64_t size() const { return HstEnd - HstBegin; }
+  uintptr_t translate(uintptr_t Host) const {
+    return TgtBegin + (Host - HstBegin);
+  }
+  bool isReleasable() const {
+    return !Permanent && DynRefCount == 0 && HoldRefCount == 0;
+  }
+};
+
+/// Where a host range [Begin, Begin + Size) stands against the table.
+struct LookupResult {
+  enum Kind {
+    /// No entry covers any byte of the range.
+    Absent,
+    /// One entry covers the whole range (for Size == 0: contains Begin).
+    Contained,
+    /// The range shares bytes with an entry but is not inside it: the error
+    /// OpenMP requires for extending an existing mapping.
+    Overlap,
+  };
+  Kind Status = Absent;
+  MapEntry *Entry = nullptr;
+};
+
+class MappingTable {
+public:
+  LookupResult lookup(uintptr_t Begin, uint64_t Size);
+  /// Inserts a new entry; the caller has checked with lookup() that its
+  /// range is Absent.
+  MapEntry &insert(const MapEntry &Entry);
+  void erase(uintptr_t HstBegin);
+  size_t size() const { return Entries.size(); }
+  bool empty() const { return Entries.empty(); }
+  void forEach(const std::function<void(const MapEntry &)> &Fn) const;
+  void clear() { Entries.clear(); }
+
+private:
+  std::map<uintptr_t, MapEntry> Entries;
+};
+
+} // namespace offload
+
+#endif // OFFLOAD_LIBOMPTARGET_MAPPINGTABLE_H

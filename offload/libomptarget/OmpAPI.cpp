@@ -1,0 +1,391 @@
+//===- OmpAPI.cpp - The omp_target_* device memory routines --------------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The OpenMP 5.2 device memory routines and LLVM's allocation extensions.
+// Device numbers follow the specification: 0..omp_get_num_devices()-1 are
+// devices and omp_get_initial_device() (== omp_get_num_devices()) is the
+// host.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Diagnostics.h"
+#include "Profiler.h"
+#include "Runtime.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+using namespace offload;
+
+#define OFFLOAD_API extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+typedef intptr_t omp_intptr_t;
+/// omp_depend_t is a pointer to libomp's dependence record.
+typedef void *omp_depend_t;
+
+struct kmp_depend_info_record {
+  intptr_t BaseAddr;
+  size_t Len;
+  uint8_t Flags;
+};
+
+extern "C" int __kmpc_global_thread_num(const ident_t *);
+extern "C" void __kmpc_omp_wait_deps(const ident_t *, int32_t Gtid,
+                                     int32_t NumDeps, void *DepList,
+                                     int32_t NumNoAliasDeps,
+                                     void *NoAliasDepList);
+
+bool isHost(int DeviceNum) { return DeviceNum == Runtime::get().numDevices(); }
+
+/// The device for a device number, prepared; null (after a message naming
+/// \p Routine) when the number is neither a device nor the host.
+Device *deviceFor(int DeviceNum, const char *Routine) {
+  Device *D = Runtime::get().device(DeviceNum);
+  if (!D) {
+    errorMessage("%s: device number %d is not a valid device (there are %d)",
+                 Routine, DeviceNum, Runtime::get().numDevices());
+    return nullptr;
+  }
+  if (!D->prepare())
+    return nullptr;
+  return D;
+}
+
+void *allocate(size_t Size, int DeviceNum, plugin::AllocKind Kind,
+               const char *Routine) {
+  if (Size == 0)
+    return nullptr;
+  if (isHost(DeviceNum))
+    return malloc(Size);
+  Device *D = deviceFor(DeviceNum, Routine);
+  if (!D)
+    return nullptr;
+  void *Ptr = D->plugin().allocate(Size, Kind);
+  OFFLOAD_DEBUG("%s(%zu, %d) = %p", Routine, Size, DeviceNum, Ptr);
+  return Ptr;
+}
+
+void release(void *Ptr, int DeviceNum, plugin::AllocKind Kind,
+             const char *Routine) {
+  if (!Ptr)
+    return;
+  if (isHost(DeviceNum)) {
+    free(Ptr);
+    return;
+  }
+  if (Device *D = deviceFor(DeviceNum, Routine))
+    if (plugin::Status S = D->plugin().free(Ptr, Kind))
+      errorMessage("%s: %s", Routine, S.message().c_str());
+}
+
+/// Copies \p Length bytes between any two of the host and the devices.
+int copyBytes(void *Dst, const void *Src, size_t Length, int DstDevice,
+              int SrcDevice) {
+  if (Length == 0)
+    return 0;
+  TraceScope Trace("omp_target_memcpy", std::to_string(Length) + " bytes");
+  bool DstHost = isHost(DstDevice), SrcHost = isHost(SrcDevice);
+  if (DstHost && SrcHost) {
+    memmove(Dst, Src, Length);
+    return 0;
+  }
+  plugin::Status S;
+  if (SrcHost) {
+    Device *D = deviceFor(DstDevice, "omp_target_memcpy");
+    if (!D)
+      return EINVAL;
+    S = D->plugin().dataSubmit(Dst, Src, Length, nullptr);
+  } else if (DstHost) {
+    Device *D = deviceFor(SrcDevice, "omp_target_memcpy");
+    if (!D)
+      return EINVAL;
+    S = D->plugin().dataRetrieve(Dst, Src, Length, nullptr);
+  } else {
+    Device *From = deviceFor(SrcDevice, "omp_target_memcpy");
+    Device *To = deviceFor(DstDevice, "omp_target_memcpy");
+    if (!From || !To)
+      return EINVAL;
+    if (&From->Plugin == &To->Plugin) {
+      S = From->plugin().dataExchange(Src, To->plugin(), Dst, Length, nullptr);
+    } else {
+      // Different plugins: stage through host memory.
+      std::vector<char> Staging(Length);
+      S = From->plugin().dataRetrieve(Staging.data(), Src, Length, nullptr);
+      if (!S)
+        S = To->plugin().dataSubmit(Dst, Staging.data(), Length, nullptr);
+    }
+  }
+  if (S) {
+    errorMessage("omp_target_memcpy: %s", S.message().c_str());
+    return EINVAL;
+  }
+  return 0;
+}
+
+int copyRect(void *Dst, const void *Src, size_t ElementSize, int NumDims,
+             const size_t *Volume, const size_t *DstOffsets,
+             const size_t *SrcOffsets, const size_t *DstDims,
+             const size_t *SrcDims, int DstDevice, int SrcDevice) {
+  if (NumDims == 1)
+    return copyBytes(static_cast<char *>(Dst) + DstOffsets[0] * ElementSize,
+                     static_cast<const char *>(Src) +
+                         SrcOffsets[0] * ElementSize,
+                     Volume[0] * ElementSize, DstDevice, SrcDevice);
+  // Size in bytes of one step along the outermost dimension.
+  size_t DstStride = ElementSize, SrcStride = ElementSize;
+  for (int I = 1; I < NumDims; ++I) {
+    DstStride *= DstDims[I];
+    SrcStride *= SrcDims[I];
+  }
+  for (size_t I = 0; I < Volume[0]; ++I) {
+    int Rc = copyRect(
+        static_cast<char *>(Dst) + (DstOffsets[0] + I) * DstStride,
+        static_cast<const char *>(Src) + (SrcOffsets[0] + I) * SrcStride,
+        ElementSize, NumDims - 1, Volume + 1, DstOffsets + 1, SrcOffsets + 1,
+        DstDims + 1, SrcDims + 1, DstDevice, SrcDevice);
+    if (Rc)
+      return Rc;
+  }
+  return 0;
+}
+
+/// Waits for the dependences of an *_async routine, then lets it run
+/// synchronously: every device operation of ours completes in its call.
+void waitForDependences(int DepObjCount, omp_depend_t *DepObjList) {
+  if (DepObjCount <= 0 || !DepObjList)
+    return;
+  std::vector<kmp_depend_info_record> Deps;
+  for (int I = 0; I < DepObjCount; ++I)
+    if (DepObjList[I])
+      Deps.push_back(*static_cast<kmp_depend_info_record *>(DepObjList[I]));
+  if (Deps.empty())
+    return;
+  __kmpc_omp_wait_deps(nullptr, __kmpc_global_thread_num(nullptr),
+                       static_cast<int32_t>(Deps.size()), Deps.data(), 0,
+                       nullptr);
+}
+
+} // namespace
+
+OFFLOAD_API int omp_get_num_devices(void) {
+  return Runtime::get().numDevices();
+}
+
+OFFLOAD_API int omp_get_initial_device(void) {
+  return Runtime::get().numDevices();
+}
+
+/// On the host, the device number of the host (code running on a device
+/// gets its number from the device runtime).
+OFFLOAD_API int omp_get_device_num(void) { return omp_get_initial_device(); }
+
+OFFLOAD_API void *omp_target_alloc(size_t Size, int DeviceNum) {
+  return allocate(Size, DeviceNum, plugin::AllocKind::Device,
+                  "omp_target_alloc");
+}
+OFFLOAD_API void *llvm_omp_target_alloc_device(size_t Size, int DeviceNum) {
+  return allocate(Size, DeviceNum, plugin::AllocKind::Device,
+                  "llvm_omp_target_alloc_device");
+}
+OFFLOAD_API void *llvm_omp_target_alloc_host(size_t Size, int DeviceNum) {
+  return allocate(Size, DeviceNum, plugin::AllocKind::Host,
+                  "llvm_omp_target_alloc_host");
+}
+OFFLOAD_API void *llvm_omp_target_alloc_shared(size_t Size, int DeviceNum) {
+  return allocate(Size, DeviceNum, plugin::AllocKind::Shared,
+                  "llvm_omp_target_alloc_shared");
+}
+
+OFFLOAD_API void omp_target_free(void *Ptr, int DeviceNum) {
+  release(Ptr, DeviceNum, plugin::AllocKind::Device, "omp_target_free");
+}
+OFFLOAD_API void llvm_omp_target_free_device(void *Ptr, int DeviceNum) {
+  release(Ptr, DeviceNum, plugin::AllocKind::Device,
+          "llvm_omp_target_free_device");
+}
+OFFLOAD_API void llvm_omp_target_free_host(void *Ptr, int DeviceNum) {
+  release(Ptr, DeviceNum, plugin::AllocKind::Host, "llvm_omp_target_free_host");
+}
+OFFLOAD_API void llvm_omp_target_free_shared(void *Ptr, int DeviceNum) {
+  release(Ptr, DeviceNum, plugin::AllocKind::Shared,
+          "llvm_omp_target_free_shared");
+}
+
+OFFLOAD_API int omp_target_is_present(const void *Ptr, int DeviceNum) {
+  if (!Ptr || isHost(DeviceNum))
+    return 1;
+  Device *D = Runtime::get().device(DeviceNum);
+  if (!D)
+    return 0;
+  if (Runtime::get().unifiedSharedMemory())
+    return 1;
+  (void)D->prepare(); // declare target globals become present on load
+  std::lock_guard<std::mutex> Guard(D->MapLock);
+  return D->Table.lookup(reinterpret_cast<uintptr_t>(Ptr), 0).Status ==
+         LookupResult::Contained;
+}
+
+OFFLOAD_API int omp_target_is_accessible(const void *Ptr, size_t Size,
+                                         int DeviceNum) {
+  (void)Ptr;
+  (void)Size;
+  if (isHost(DeviceNum))
+    return 1;
+  Device *D = Runtime::get().device(DeviceNum);
+  if (!D || !D->prepare())
+    return 0;
+  return D->plugin().supportsUnifiedMemory();
+}
+
+OFFLOAD_API void *omp_get_mapped_ptr(const void *Ptr, int DeviceNum) {
+  if (!Ptr)
+    return nullptr;
+  if (isHost(DeviceNum))
+    return const_cast<void *>(Ptr);
+  Device *D = Runtime::get().device(DeviceNum);
+  if (!D || !D->prepare())
+    return nullptr;
+  if (Runtime::get().unifiedSharedMemory())
+    return const_cast<void *>(Ptr);
+  std::lock_guard<std::mutex> Guard(D->MapLock);
+  uintptr_t Host = reinterpret_cast<uintptr_t>(Ptr);
+  LookupResult R = D->Table.lookup(Host, 0);
+  if (R.Status != LookupResult::Contained)
+    return nullptr;
+  return reinterpret_cast<void *>(R.Entry->translate(Host));
+}
+
+OFFLOAD_API int omp_target_memcpy(void *Dst, const void *Src, size_t Length,
+                                  size_t DstOffset, size_t SrcOffset,
+                                  int DstDevice, int SrcDevice) {
+  if (!Dst || !Src)
+    return EINVAL;
+  return copyBytes(static_cast<char *>(Dst) + DstOffset,
+                   static_cast<const char *>(Src) + SrcOffset, Length,
+                   DstDevice, SrcDevice);
+}
+
+OFFLOAD_API int
+omp_target_memcpy_rect(void *Dst, const void *Src, size_t ElementSize,
+                       int NumDims, const size_t *Volume,
+                       const size_t *DstOffsets, const size_t *SrcOffsets,
+                       const size_t *DstDimensions, const size_t *SrcDimensions,
+                       int DstDevice, int SrcDevice) {
+  // Both null: the caller asks how many dimensions are supported.
+  if (!Dst && !Src)
+    return INT_MAX;
+  if (!Dst || !Src || NumDims < 1 || !Volume || !DstOffsets || !SrcOffsets ||
+      !DstDimensions || !SrcDimensions)
+    return EINVAL;
+  return copyRect(Dst, Src, ElementSize, NumDims, Volume, DstOffsets,
+                  SrcOffsets, DstDimensions, SrcDimensions, DstDevice,
+                  SrcDevice);
+}
+
+OFFLOAD_API int omp_target_memcpy_async(void *Dst, const void *Src,
+                                        size_t Length, size_t DstOffset,
+                                        size_t SrcOffset, int DstDevice,
+                                        int SrcDevice, int DepObjCount,
+                                        omp_depend_t *DepObjList) {
+  waitForDependences(DepObjCount, DepObjList);
+  return omp_target_memcpy(Dst, Src, Length, DstOffset, SrcOffset, DstDevice,
+                           SrcDevice);
+}
+
+OFFLOAD_API int omp_target_memcpy_rect_async(
+    void *Dst, const void *Src, size_t ElementSize, int NumDims,
+    const size_t *Volume, const size_t *DstOffsets, const size_t *SrcOffsets,
+    const size_t *DstDimensions, const size_t *SrcDimensions, int DstDevice,
+    int SrcDevice, int DepObjCount, omp_depend_t *DepObjList) {
+  if (!Dst && !Src)
+    return INT_MAX;
+  waitForDependences(DepObjCount, DepObjList);
+  return omp_target_memcpy_rect(Dst, Src, ElementSize, NumDims, Volume,
+                                DstOffsets, SrcOffsets, DstDimensions,
+                                SrcDimensions, DstDevice, SrcDevice);
+}
+
+OFFLOAD_API void *omp_target_memset(void *Ptr, int Value, size_t Count,
+                                    int DeviceNum) {
+  if (!Ptr || Count == 0)
+    return Ptr;
+  if (isHost(DeviceNum))
+    return memset(Ptr, Value, Count);
+  Device *D = deviceFor(DeviceNum, "omp_target_memset");
+  if (!D)
+    return Ptr;
+  if (plugin::Status S = D->plugin().dataFill(Ptr, Value, Count, nullptr))
+    errorMessage("omp_target_memset: %s", S.message().c_str());
+  return Ptr;
+}
+
+OFFLOAD_API void *omp_target_memset_async(void *Ptr, int Value, size_t Count,
+                                          int DeviceNum, int DepObjCount,
+                                          omp_depend_t *DepObjList) {
+  waitForDependences(DepObjCount, DepObjList);
+  return omp_target_memset(Ptr, Value, Count, DeviceNum);
+}
+
+OFFLOAD_API int omp_target_associate_ptr(const void *HostPtr,
+                                         const void *DevicePtr, size_t Size,
+                                         size_t DeviceOffset, int DeviceNum) {
+  if (!HostPtr || !DevicePtr || Size == 0)
+    return EINVAL;
+  if (isHost(DeviceNum))
+    return EINVAL;
+  Device *D = deviceFor(DeviceNum, "omp_target_associate_ptr");
+  if (!D)
+    return EINVAL;
+  std::lock_guard<std::mutex> Guard(D->MapLock);
+  uintptr_t Host = reinterpret_cast<uintptr_t>(HostPtr);
+  uintptr_t Target = reinterpret_cast<uintptr_t>(DevicePtr) + DeviceOffset;
+  LookupResult R = D->Table.lookup(Host, Size);
+  if (R.Status == LookupResult::Contained && R.Entry->HstBegin == Host &&
+      R.Entry->size() == Size && R.Entry->TgtBegin == Target)
+    return 0; // The same association again.
+  if (R.Status != LookupResult::Absent) {
+    errorMessage("omp_target_associate_ptr: host range 0x%lx (%zu bytes) "
+                 "is already mapped on device %d",
+                 static_cast<unsigned long>(Host), Size, DeviceNum);
+    return EINVAL;
+  }
+  MapEntry E;
+  E.HstBegin = E.HstBase = Host;
+  E.HstEnd = Host + Size;
+  E.TgtBegin = Target;
+  E.Permanent = true;
+  E.Associated = true;
+  D->Table.insert(E);
+  return 0;
+}
+
+OFFLOAD_API int omp_target_disassociate_ptr(const void *HostPtr,
+                                            int DeviceNum) {
+  if (!HostPtr || isHost(DeviceNum))
+    return EINVAL;
+  Device *D = deviceFor(DeviceNum, "omp_target_disassociate_ptr");
+  if (!D)
+    return EINVAL;
+  std::lock_guard<std::mutex> Guard(D->MapLock);
+  uintptr_t Host = reinterpret_cast<uintptr_t>(HostPtr);
+  LookupResult R = D->Table.lookup(Host, 0);
+  if (R.Status != LookupResult::Contained || !R.Entry->Associated ||
+      R.Entry->HstBegin != Host) {
+    errorMessage("omp_target_disassociate_ptr: host address 0x%lx was not "
+                 "associated with omp_target_associate_ptr on device %d",
+                 static_cast<unsigned long>(Host), DeviceNum);
+    return EINVAL;
+  }
+  D->Table.erase(Host);
+  return 0;
+}

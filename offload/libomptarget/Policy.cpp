@@ -1,0 +1,60 @@
+//===- Policy.cpp - Which device a construct runs on ---------------------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Policy.h"
+#include "Diagnostics.h"
+
+extern "C" int __kmpc_get_target_offload(void);
+extern "C" int omp_get_default_device(void);
+
+using namespace offload;
+
+OffloadPolicy offload::offloadPolicy() {
+  int Value = __kmpc_get_target_offload();
+  if (Value <= 0)
+    return OffloadPolicy::Disabled;
+  return Value >= 2 ? OffloadPolicy::Mandatory : OffloadPolicy::Default;
+}
+
+Device *offload::selectDevice(int64_t RequestedId, const ident_t *Loc,
+                              const char *Construct) {
+  OffloadPolicy Policy = offloadPolicy();
+  if (Policy == OffloadPolicy::Disabled)
+    return nullptr;
+  Runtime &RT = Runtime::get();
+  int32_t NumDevices = RT.numDevices();
+  int64_t Id = RequestedId == -1 ? omp_get_default_device() : RequestedId;
+  // The initial device number (omp_get_initial_device) means the host.
+  if (Id == NumDevices && RequestedId != -1)
+    return nullptr;
+  Device *D = RT.device(Id);
+  if (D && D->prepare())
+    return D;
+  if (Policy == OffloadPolicy::Mandatory) {
+    if (!D)
+      errorMessage("%s at %s: device %lld is not available (%d device(s))",
+                   Construct, sourceLocation(Loc).c_str(),
+                   static_cast<long long>(Id), NumDevices);
+    targetConstructFailed(Loc);
+  }
+  OFFLOAD_DEBUG("%s at %s runs on the host: device %lld unavailable", Construct,
+                sourceLocation(Loc).c_str(), static_cast<long long>(Id));
+  return nullptr;
+}
+
+void offload::targetConstructFailed(const ident_t *Loc) {
+  std::string Where = sourceLocation(Loc);
+  if (Where == "unknown")
+    errorMessage("Source location information not present. Compile with -g "
+                 "or -gline-tables-only.");
+  else
+    errorMessage("Source location: %s", Where.c_str());
+  fatalError("failure of target construct while offloading is %s",
+             offloadPolicy() == OffloadPolicy::Mandatory ? "mandatory"
+                                                         : "default");
+}

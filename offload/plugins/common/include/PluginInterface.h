@@ -1,0 +1,196 @@
+//===- PluginInterface.h - What libomptarget needs from a device plugin --===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The contract between libomptarget and a device plugin (host, cuda,
+// amdgpu). A plugin is a shared library `libomptarget.rtl.<name>.so` placed
+// next to libomptarget.so; libomptarget dlopen's it and calls
+// OFFLOAD_PLUGIN_ENTRY_SYMBOL with OFFLOAD_PLUGIN_INTERFACE_VERSION. Keeping
+// each plugin in its own library means a plugin's driver dependency (libffi,
+// libcuda.so.1, libhsa-runtime64.so) is only loaded when that plugin is, and
+// a plugin whose driver is missing simply reports zero devices.
+//
+// Everything the runtime knows about OpenMP (mapping table, reference
+// counts, entry tables, policy) stays in libomptarget; a plugin only loads
+// images, moves bytes and launches kernels on its devices.
+//
+// Both sides are C++17 built by the same compiler against the same libstdc++,
+// so the interface is a set of abstract classes. Errors are returned as
+// Status values carrying a message that names the image, kernel or address;
+// plugins never abort the process.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_PLUGINS_COMMON_PLUGININTERFACE_H
+#define OFFLOAD_PLUGINS_COMMON_PLUGININTERFACE_H
+
+#include "OffloadABI.h"
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+namespace offload {
+namespace plugin {
+
+/// Bumped whenever a virtual function below changes; libomptarget refuses a
+/// plugin built against another version with a message naming it.
+constexpr uint32_t InterfaceVersion = 1;
+
+/// Success, or a failure with a human-readable message.
+class Status {
+public:
+  Status() = default;
+  static Status ok() { return Status(); }
+  [[gnu::format(printf, 1, 2)]] static Status error(const char *Fmt, ...) {
+    va_list Args;
+    va_start(Args, Fmt);
+    char Buffer[1024];
+    vsnprintf(Buffer, sizeof(Buffer), Fmt, Args);
+    va_end(Args);
+    Status S;
+    S.Failed = true;
+    S.Message = Buffer;
+    return S;
+  }
+  explicit operator bool() const { return Failed; } ///< true on failure
+  const std::string &message() const { return Message; }
+
+private:
+  bool Failed = false;
+  std::string Message;
+};
+
+/// A device image handed to a plugin: the raw bytes (already unwrapped from
+/// an OffloadBinary container by libomptarget when there was one) and what
+/// the container said about them.
+struct DeviceImageRef {
+  const void *Start = nullptr;
+  size_t Size = 0;
+  /// Target triple and architecture from the OffloadBinary string table;
+  /// empty strings when the image came without a container.
+  const char *Triple = "";
+  const char *Arch = "";
+  /// For diagnostics: which registered library and image index this is.
+  const char *Description = "";
+};
+
+/// What kind of memory an allocation is (omp_target_alloc and the
+/// llvm_omp_target_alloc_{device,host,shared} extensions).
+enum class AllocKind { Device, Host, Shared };
+
+/// Grid request of one launch; zero fields let the plugin choose.
+struct KernelLaunchParams {
+  uint32_t NumTeams = 0;
+  uint32_t ThreadLimit = 0;
+  uint64_t Tripcount = 0;
+  uint32_t DynCGroupMem = 0;
+};
+
+/// A loaded image and a kernel inside it; both are owned by the device that
+/// produced them and stay valid until the image is unloaded.
+class LoadedImage {
+public:
+  virtual ~LoadedImage() = default;
+};
+using KernelHandle = void *;
+
+/// One device of a plugin. Calls may come from many host threads at once;
+/// implementations synchronise themselves.
+class GenericDevice {
+public:
+  virtual ~GenericDevice() = default;
+
+  /// Loads \p Image for this device. On failure the message names the image.
+  virtual Status loadImage(const DeviceImageRef &Image, LoadedImage *&Out) = 0;
+  virtual Status unloadImage(LoadedImage *Image) = 0;
+
+  /// Finds the kernel whose offload entry is named \p Name.
+  virtual Status getKernel(LoadedImage *Image, const char *Name,
+                           KernelHandle &Out) = 0;
+  /// Finds the device copy of a global of \p Size bytes named \p Name.
+  virtual Status getGlobal(LoadedImage *Image, const char *Name, uint64_t Size,
+                           void *&DeviceAddress) = 0;
+
+  /// Returns null when the memory cannot be allocated.
+  virtual void *allocate(uint64_t Size, AllocKind Kind) = 0;
+  virtual Status free(void *Ptr, AllocKind Kind) = 0;
+
+  /// Data movement. \p Async may be null (synchronous); otherwise the
+  /// operation may complete later, at synchronize() or when queryAsync()
+  /// reports it done.
+  virtual Status dataSubmit(void *DevicePtr, const void *HostPtr, int64_t Size,
+                            __tgt_async_info *Async) = 0;
+  virtual Status dataRetrieve(void *HostPtr, const void *DevicePtr,
+                              int64_t Size, __tgt_async_info *Async) = 0;
+  /// Copies between two allocations of this plugin (same or another device).
+  virtual Status dataExchange(const void *SrcDevicePtr, GenericDevice &Dst,
+                              void *DstDevicePtr, int64_t Size,
+                              __tgt_async_info *Async) = 0;
+  virtual Status dataFill(void *DevicePtr, int Value, int64_t Size,
+                          __tgt_async_info *Async) = 0;
+
+  /// Runs a kernel with \p NumArgs pointer-sized arguments (device addresses
+  /// or by-value literals, in the order of the TARGET_PARAM maps).
+  virtual Status launchKernel(KernelHandle Kernel, void **Args,
+                              uint32_t NumArgs,
+                              const KernelLaunchParams &Params,
+                              __tgt_async_info *Async) = 0;
+
+  /// Waits for everything queued on \p Async and releases its queue.
+  virtual Status synchronize(__tgt_async_info *Async) = 0;
+  /// Non-blocking: \p Done is set when all work on \p Async has finished.
+  virtual Status queryAsync(__tgt_async_info *Async, bool &Done) = 0;
+
+  /// Whether the device can dereference host memory directly (unified
+  /// shared memory); maps then pass host addresses through.
+  virtual bool supportsUnifiedMemory() const = 0;
+
+  /// Installs the host-to-device function address table of an image (for
+  /// `declare target indirect`). Plugins that do not support it yet return
+  /// an error naming the image.
+  virtual Status setIndirectCallTable(LoadedImage *Image,
+                                      const void *const *HostAddresses,
+                                      const void *const *DeviceAddresses,
+                                      size_t Count) = 0;
+
+  /// One or more lines describing the device (for __tgt_print_device_info).
+  virtual void printInfo(FILE *Out) = 0;
+};
+
+/// A plugin: a family of devices behind one driver.
+class GenericPlugin {
+public:
+  virtual ~GenericPlugin() = default;
+  /// Short name used in messages and in the library name ("host", "cuda").
+  virtual const char *getName() const = 0;
+  /// Initialises the driver and returns the number of devices; zero (and no
+  /// error) when the driver or hardware is absent.
+  virtual int32_t initialize() = 0;
+  virtual int32_t getNumDevices() const = 0;
+  /// Whether \p Image can run on this plugin's devices.
+  virtual bool isImageCompatible(const DeviceImageRef &Image) const = 0;
+  /// Device \p Id (0-based within the plugin); created on first use.
+  /// Null (with \p Error set) if it cannot be initialised.
+  virtual GenericDevice *getDevice(int32_t Id, Status &Error) = 0;
+  /// `#pragma omp requires` flags of the program (OMP_REQ_*).
+  virtual void setRequiresFlags(int64_t Flags) = 0;
+};
+
+} // namespace plugin
+} // namespace offload
+
+/// Exported, with C linkage, by every plugin library.
+#define OFFLOAD_PLUGIN_ENTRY_SYMBOL "__offload_plugin_create"
+extern "C" {
+typedef offload::plugin::GenericPlugin *(*offload_plugin_create_fn)(
+    uint32_t InterfaceVersion);
+}
+
+#endif // OFFLOAD_PLUGINS_COMMON_PLUGININTERFACE_H

@@ -1,0 +1,393 @@
+//===- HostPlugin.cpp - The CPU device: images are shared objects --------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Devices of this plugin run on the host CPU. Each device image is an x86-64
+// ELF shared object; every device dlopen's its own copy of it (from an
+// in-memory file), so each device has its own globals and host and device
+// copies of a function have different addresses. Device memory is a distinct
+// heap allocation: a missing map shows up as wrong data, not as an accident
+// that happens to work.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CPUDeviceLaunch.h"
+#include "PluginInterface.h"
+
+#include <ffi.h>
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace offload::plugin;
+
+namespace {
+
+/// How a kernel must be started.
+enum class KernelStyle {
+  /// Clang's CPU-device code: a plain function that forks with libomp.
+  Host,
+  /// GPU-style code (flang): every device thread calls the function, which
+  /// is driven by the CPU device runtime's launch entry point.
+  GPU,
+};
+
+struct HostKernel {
+  std::string Name;
+  void *Function = nullptr;
+  KernelStyle Style = KernelStyle::Host;
+  const void *KernelEnvironment = nullptr;
+  ompx_cpu_launch_fn_t Launch = nullptr;
+  std::string ImageDescription;
+};
+
+class HostImage final : public LoadedImage {
+public:
+  ~HostImage() override {
+    if (Handle)
+      dlclose(Handle);
+  }
+  void *Handle = nullptr;
+  std::string Description;
+  std::mutex Lock;
+  std::deque<HostKernel> Kernels; // stable addresses: handed out as handles
+};
+
+/// Writes \p Image into an anonymous in-memory file and dlopen's it through
+/// /proc/self/fd. Falls back to an unlinked temporary file where memfd is
+/// unavailable. Returns the handle or null with \p Error set.
+void *openImageInMemory(const DeviceImageRef &Image, std::string &Error) {
+  int Fd = memfd_create("omptarget-host-image", MFD_CLOEXEC);
+  std::string TempPath;
+  if (Fd < 0) {
+    const char *TmpDir = getenv("TMPDIR");
+    TempPath = std::string(TmpDir && *TmpDir ? TmpDir : "/tmp") +
+               "/omptarget-host-image-XXXXXX";
+    Fd = mkstemp(&TempPath[0]);
+    if (Fd < 0) {
+      Error =
+          std::string("cannot create a file for the image: ") + strerror(errno);
+      return nullptr;
+    }
+  }
+  const char *Bytes = static_cast<const char *>(Image.Start);
+  size_t Left = Image.Size;
+  while (Left) {
+    ssize_t Written = write(Fd, Bytes, Left);
+    if (Written < 0) {
+      if (errno == EINTR)
+        continue;
+      Error = std::string("cannot write the image: ") + strerror(errno);
+      close(Fd);
+      if (!TempPath.empty())
+        unlink(TempPath.c_str());
+      return nullptr;
+    }
+    Bytes += Written;
+    Left -= Written;
+  }
+  std::string Path =
+      TempPath.empty() ? "/proc/self/fd/" + std::to_string(Fd) : TempPath;
+  void *Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!Handle) {
+    const char *Msg = dlerror();
+    Error = Msg ? Msg : "dlopen failed";
+  }
+  close(Fd);
+  if (!TempPath.empty())
+    unlink(TempPath.c_str());
+  return Handle;
+}
+
+/// What the libffi call of one GPU-style launch needs on every device thread.
+struct GPUCallContext {
+  ffi_cif *Cif;
+  void *Function;
+  void **Args;
+  uint32_t NumArgs;
+};
+
+/// Body handed to the CPU device runtime: calls the kernel with the launch
+/// environment followed by the kernel arguments.
+void callGPUStyleKernel(void *Context, void *LaunchEnvironment) {
+  auto *Call = static_cast<GPUCallContext *>(Context);
+  std::vector<void *> Values(Call->NumArgs + 1);
+  std::vector<void *> ValuePtrs(Call->NumArgs + 1);
+  Values[0] = LaunchEnvironment;
+  for (uint32_t I = 0; I < Call->NumArgs; ++I)
+    Values[I + 1] = Call->Args[I];
+  for (uint32_t I = 0; I <= Call->NumArgs; ++I)
+    ValuePtrs[I] = &Values[I];
+  ffi_call(Call->Cif, FFI_FN(Call->Function), nullptr, ValuePtrs.data());
+}
+
+class HostDevice final : public GenericDevice {
+public:
+  HostDevice(int32_t Id, int32_t NumDevices) : Id(Id), NumDevices(NumDevices) {}
+
+  Status loadImage(const DeviceImageRef &Image, LoadedImage *&Out) override {
+    std::string Error;
+    void *Handle = openImageInMemory(Image, Error);
+    if (!Handle)
+      return Status::error("host device %d: cannot load %s: %s", Id,
+                           Image.Description, Error.c_str());
+    auto *Loaded = new HostImage();
+    Loaded->Handle = Handle;
+    Loaded->Description = Image.Description;
+    Out = Loaded;
+    return Status::ok();
+  }
+
+  Status unloadImage(LoadedImage *Image) override {
+    delete static_cast<HostImage *>(Image);
+    return Status::ok();
+  }
+
+  Status getKernel(LoadedImage *Image, const char *Name,
+                   KernelHandle &Out) override {
+    auto *Loaded = static_cast<HostImage *>(Image);
+    void *Function = dlsym(Loaded->Handle, Name);
+    if (!Function)
+      return Status::error("kernel '%s' not found in %s", Name,
+                           Loaded->Description.c_str());
+    HostKernel Kernel;
+    Kernel.Name = Name;
+    Kernel.Function = Function;
+    Kernel.ImageDescription = Loaded->Description;
+    std::string EnvName = std::string(Name) + "_kernel_environment";
+    if (void *Env = dlsym(Loaded->Handle, EnvName.c_str())) {
+      Kernel.Style = KernelStyle::GPU;
+      Kernel.KernelEnvironment = Env;
+      Kernel.Launch = reinterpret_cast<ompx_cpu_launch_fn_t>(
+          dlsym(Loaded->Handle, OMPX_CPU_LAUNCH_SYMBOL));
+      // A missing launcher is reported at launch: the image may still be
+      // registered and used for its other kernels.
+    }
+    std::lock_guard<std::mutex> Guard(Loaded->Lock);
+    Loaded->Kernels.push_back(std::move(Kernel));
+    Out = &Loaded->Kernels.back();
+    return Status::ok();
+  }
+
+  Status getGlobal(LoadedImage *Image, const char *Name, uint64_t Size,
+                   void *&DeviceAddress) override {
+    auto *Loaded = static_cast<HostImage *>(Image);
+    DeviceAddress = dlsym(Loaded->Handle, Name);
+    if (!DeviceAddress)
+      return Status::error("global '%s' (%llu bytes) not found in %s", Name,
+                           static_cast<unsigned long long>(Size),
+                           Loaded->Description.c_str());
+    return Status::ok();
+  }
+
+  void *allocate(uint64_t Size, AllocKind) override {
+    // Every kind is ordinary host memory on a CPU device; what matters is
+    // that it is a separate allocation from the host object it mirrors.
+    void *Ptr = nullptr;
+    if (posix_memalign(&Ptr, 64, Size ? Size : 1))
+      return nullptr;
+    return Ptr;
+  }
+
+  Status free(void *Ptr, AllocKind) override {
+    std::free(Ptr);
+    return Status::ok();
+  }
+
+  Status dataSubmit(void *DevicePtr, const void *HostPtr, int64_t Size,
+                    __tgt_async_info *) override {
+    if (Size > 0)
+      std::memmove(DevicePtr, HostPtr, Size);
+    return Status::ok();
+  }
+  Status dataRetrieve(void *HostPtr, const void *DevicePtr, int64_t Size,
+                      __tgt_async_info *) override {
+    if (Size > 0)
+      std::memmove(HostPtr, DevicePtr, Size);
+    return Status::ok();
+  }
+  Status dataExchange(const void *Src, GenericDevice &, void *Dst, int64_t Size,
+                      __tgt_async_info *) override {
+    if (Size > 0)
+      std::memmove(Dst, Src, Size);
+    return Status::ok();
+  }
+  Status dataFill(void *DevicePtr, int Value, int64_t Size,
+                  __tgt_async_info *) override {
+    if (Size > 0)
+      std::memset(DevicePtr, Value, Size);
+    return Status::ok();
+  }
+
+  Status launchKernel(KernelHandle Handle, void **Args, uint32_t NumArgs,
+                      const KernelLaunchParams &Params,
+                      __tgt_async_info *) override {
+    auto *Kernel = static_cast<HostKernel *>(Handle);
+    // Every LLVM 22 kernel takes the launch environment (`dyn_ptr`) first,
+    // then one pointer-sized argument per TARGET_PARAM map: device
+    // addresses, or literals the compiler passes as uintptr_t.
+    constexpr uint32_t Extra = 1;
+    std::vector<ffi_type *> Types(NumArgs + Extra, &ffi_type_pointer);
+    ffi_cif Cif;
+    if (ffi_prep_cif(&Cif, FFI_DEFAULT_ABI, NumArgs + Extra, &ffi_type_void,
+                     Types.data()) != FFI_OK)
+      return Status::error("libffi cannot describe a call of kernel '%s' "
+                           "with %u arguments",
+                           Kernel->Name.c_str(), NumArgs + Extra);
+    if (Kernel->Style == KernelStyle::Host) {
+      // Host-style code never reads its launch environment; it still gets a
+      // valid, zeroed one, as a GPU-style kernel would.
+      alignas(16) char LaunchEnvironment[64] = {};
+      void *LaunchEnvironmentPtr = LaunchEnvironment;
+      std::vector<void *> ValuePtrs(NumArgs + 1);
+      ValuePtrs[0] = &LaunchEnvironmentPtr;
+      for (uint32_t I = 0; I < NumArgs; ++I)
+        ValuePtrs[I + 1] = &Args[I];
+      ffi_call(&Cif, FFI_FN(Kernel->Function), nullptr, ValuePtrs.data());
+      return Status::ok();
+    }
+    if (!Kernel->Launch)
+      return Status::error(
+          "kernel '%s' in %s is a GPU-style kernel (it has a "
+          "'%s_kernel_environment') but the image does not define '%s': link "
+          "the CPU device runtime (libompdevice) into the device image",
+          Kernel->Name.c_str(), Kernel->ImageDescription.c_str(),
+          Kernel->Name.c_str(), OMPX_CPU_LAUNCH_SYMBOL);
+    GPUCallContext Call{&Cif, Kernel->Function, Args, NumArgs};
+    ompx_cpu_launch_request Request{};
+    Request.Version = OMPX_CPU_LAUNCH_VERSION;
+    Request.NumTeams = Params.NumTeams;
+    Request.ThreadLimit = Params.ThreadLimit;
+    Request.DynCGroupMemBytes = Params.DynCGroupMem;
+    Request.KernelEnvironment = Kernel->KernelEnvironment;
+    Request.KernelName = Kernel->Name.c_str();
+    Request.Body = callGPUStyleKernel;
+    Request.Context = &Call;
+    ompx_cpu_launch_result Result{};
+    if (Kernel->Launch(&Request, &Result) != 0)
+      return Status::error("the CPU device runtime failed to run kernel '%s' "
+                           "of %s",
+                           Kernel->Name.c_str(),
+                           Kernel->ImageDescription.c_str());
+    return Status::ok();
+  }
+
+  // Every operation above completes before it returns.
+  Status synchronize(__tgt_async_info *Async) override {
+    if (Async)
+      Async->Queue = nullptr;
+    return Status::ok();
+  }
+  Status queryAsync(__tgt_async_info *, bool &Done) override {
+    Done = true;
+    return Status::ok();
+  }
+
+  bool supportsUnifiedMemory() const override { return true; }
+
+  Status setIndirectCallTable(LoadedImage *Image, const void *const *,
+                              const void *const *, size_t Count) override {
+    return Status::error("host device %d: indirect-call tables (%zu "
+                         "entries in %s) are not supported yet",
+                         Id, Count,
+                         static_cast<HostImage *>(Image)->Description.c_str());
+  }
+
+  void printInfo(FILE *Out) override {
+    fprintf(Out,
+            "    Device %d of %d: CPU device (host plugin), %u hardware "
+            "threads, device memory is host heap memory\n",
+            Id, NumDevices, std::thread::hardware_concurrency());
+  }
+
+private:
+  int32_t Id;
+  int32_t NumDevices;
+};
+
+bool isX86_64SharedObject(const DeviceImageRef &Image) {
+  if (Image.Size < sizeof(Elf64_Ehdr))
+    return false;
+  Elf64_Ehdr Header;
+  std::memcpy(&Header, Image.Start, sizeof(Header));
+  return std::memcmp(Header.e_ident, ELFMAG, SELFMAG) == 0 &&
+         Header.e_ident[EI_CLASS] == ELFCLASS64 &&
+         Header.e_machine == EM_X86_64 && Header.e_type == ET_DYN;
+}
+
+class HostPlugin final : public GenericPlugin {
+public:
+  const char *getName() const override { return "host"; }
+
+  int32_t initialize() override {
+    // As upstream: four CPU devices unless the user asks otherwise.
+    NumDevices = 4;
+    if (const char *Env = getenv("LIBOMPTARGET_HOST_NUM_DEVICES")) {
+      char *End = nullptr;
+      long Value = strtol(Env, &End, 10);
+      if (End != Env && *End == '\0' && Value >= 0 && Value <= 1024)
+        NumDevices = static_cast<int32_t>(Value);
+      else
+        fprintf(stderr,
+                "omptarget warning: ignoring LIBOMPTARGET_HOST_NUM_DEVICES="
+                "'%s' (expected a number from 0 to 1024)\n",
+                Env);
+    }
+    Devices.resize(NumDevices);
+    return NumDevices;
+  }
+
+  int32_t getNumDevices() const override { return NumDevices; }
+
+  bool isImageCompatible(const DeviceImageRef &Image) const override {
+    std::string Triple = Image.Triple ? Image.Triple : "";
+    if (!Triple.empty() && Triple.rfind("x86_64", 0) != 0)
+      return false;
+    return isX86_64SharedObject(Image);
+  }
+
+  GenericDevice *getDevice(int32_t Id, Status &Error) override {
+    if (Id < 0 || Id >= NumDevices) {
+      Error = Status::error("host plugin has no device %d", Id);
+      return nullptr;
+    }
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (!Devices[Id])
+      Devices[Id] = std::make_unique<HostDevice>(Id, NumDevices);
+    return Devices[Id].get();
+  }
+
+  void setRequiresFlags(int64_t) override {}
+
+private:
+  int32_t NumDevices = 0;
+  std::mutex Lock;
+  std::vector<std::unique_ptr<HostDevice>> Devices;
+};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) GenericPlugin *
+__offload_plugin_create(uint32_t Version) {
+  if (Version != InterfaceVersion)
+    return nullptr;
+  static HostPlugin Plugin;
+  return &Plugin;
+}
