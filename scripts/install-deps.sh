@@ -13,6 +13,8 @@ PACKAGES=(
   libmlir-22-dev mlir-22-tools
   # Kernel calls of unknown arity in the host plugin.
   libffi-dev
+  # AddressSanitizer runtime for the sanitized runtime tests (test/e2e).
+  libclang-rt-22-dev
   # Unit tests.
   googletest libgtest-dev
   # The benchmark runner's plot of ratios (bench/run).
