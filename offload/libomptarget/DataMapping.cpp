@@ -38,11 +38,14 @@ int64_t parentIndex(int64_t Type) {
 
 uintptr_t addr(const void *P) { return reinterpret_cast<uintptr_t>(P); }
 
+/// "'name' (declared at file:line:col) at file:line:col" with whatever of
+/// it the compiler recorded (names and locations need -g).
 std::string describeItem(const ident_t *Loc, const MapItem &Item) {
-  std::string Where = mapLocation(Item.Name);
-  if (Where == "unknown")
-    Where = sourceLocation(Loc);
-  return "'" + mapName(Item.Name) + "' at " + Where;
+  std::string Text = "'" + mapName(Item.Name) + "'";
+  std::string Declared = mapLocation(Item.Name);
+  if (Declared != "unknown")
+    Text += " (declared at " + Declared + ")";
+  return Text + " at " + sourceLocation(Loc);
 }
 
 /// Calls a user-defined mapper and returns the components it pushed.
@@ -263,7 +266,11 @@ bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
       continue;
     }
     int64_t Parent = parentIndex(Item.Type);
-    bool IsMember = Parent >= 0 && Parent < Maps.Count;
+    // A member lies inside its struct's storage and shares its reference
+    // count; the pointee of a member pointer (ptr_and_obj) is storage of its
+    // own and is counted like any list item.
+    bool IsMember = Parent >= 0 && Parent < Maps.Count &&
+                    !has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ);
 
     MapEntry *PointerEntry = nullptr;
     if (has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ)) {
@@ -345,7 +352,8 @@ bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
     MapEntry &E = *R.Entry;
     Entries[I] = &E;
     int64_t Parent = parentIndex(Item.Type);
-    bool IsMember = Parent >= 0 && Parent < Maps.Count;
+    bool IsMember = Parent >= 0 && Parent < Maps.Count &&
+                    !has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ);
     if (!IsMember && !E.Permanent) {
       if (has(Item.Type, OMP_TGT_MAPTYPE_DELETE))
         E.DynRefCount = 0;
@@ -364,8 +372,9 @@ bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
       continue;
     MapItem Item = Maps.item(I);
     int64_t Parent = parentIndex(Item.Type);
-    bool ParentReleased =
-        Parent >= 0 && Parent < Maps.Count && Released[Parent];
+    bool ParentReleased = Parent >= 0 && Parent < Maps.Count &&
+                          !has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ) &&
+                          Released[Parent];
     if (has(Item.Type, OMP_TGT_MAPTYPE_FROM) &&
         (Released[I] || ParentReleased ||
          has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))

@@ -38,7 +38,6 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
-typedef struct CUevent_st *CUevent;
 typedef int CUjit_option;
 
 enum : CUresult {
@@ -75,7 +74,6 @@ enum : int { CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0 };
 /// Flags.
 enum : unsigned {
   CU_STREAM_NON_BLOCKING = 1,
-  CU_EVENT_DISABLE_TIMING = 2,
   CU_MEM_ATTACH_GLOBAL = 1,
 };
 
@@ -122,12 +120,7 @@ enum : unsigned {
   F(cuStreamCreate, "cuStreamCreate", (CUstream *, unsigned))                  \
   F(cuStreamDestroy, "cuStreamDestroy_v2", (CUstream))                         \
   F(cuStreamSynchronize, "cuStreamSynchronize", (CUstream))                    \
-  F(cuStreamQuery, "cuStreamQuery", (CUstream))                                \
-  F(cuStreamWaitEvent, "cuStreamWaitEvent", (CUstream, CUevent, unsigned))     \
-  F(cuEventCreate, "cuEventCreate", (CUevent *, unsigned))                     \
-  F(cuEventRecord, "cuEventRecord", (CUevent, CUstream))                       \
-  F(cuEventSynchronize, "cuEventSynchronize", (CUevent))                       \
-  F(cuEventDestroy, "cuEventDestroy_v2", (CUevent))
+  F(cuStreamQuery, "cuStreamQuery", (CUstream))
 
 /// The resolved entry points.
 struct CUDADriverAPI {

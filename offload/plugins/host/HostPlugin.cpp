@@ -63,8 +63,14 @@ public:
   ~HostImage() override {
     if (Handle)
       dlclose(Handle);
+    if (Fd >= 0)
+      close(Fd);
   }
   void *Handle = nullptr;
+  /// The in-memory file stays open while the image is loaded: the loader
+  /// knows the image by its /proc/self/fd/N name, and a reused N would make
+  /// dlopen hand back an older image instead of loading a new copy.
+  int Fd = -1;
   std::string Description;
   std::mutex Lock;
   std::deque<HostKernel> Kernels; // stable addresses: handed out as handles
@@ -72,8 +78,12 @@ public:
 
 /// Writes \p Image into an anonymous in-memory file and dlopen's it through
 /// /proc/self/fd. Falls back to an unlinked temporary file where memfd is
-/// unavailable. Returns the handle or null with \p Error set.
-void *openImageInMemory(const DeviceImageRef &Image, std::string &Error) {
+/// unavailable. Returns the handle or null with \p Error set; \p KeptFd is
+/// the file to close after dlclose (-1 if none).
+void *openImageInMemory(const DeviceImageRef &Image, std::string &Error,
+                        int &KeptFd) {
+  KeptFd = -1;
+  // Temporary files get unique names, so only memfds need to stay open.
   int Fd = memfd_create("omptarget-host-image", MFD_CLOEXEC);
   std::string TempPath;
   if (Fd < 0) {
@@ -110,7 +120,10 @@ void *openImageInMemory(const DeviceImageRef &Image, std::string &Error) {
     const char *Msg = dlerror();
     Error = Msg ? Msg : "dlopen failed";
   }
-  close(Fd);
+  if (Handle && TempPath.empty())
+    KeptFd = Fd;
+  else
+    close(Fd);
   if (!TempPath.empty())
     unlink(TempPath.c_str());
   return Handle;
@@ -144,12 +157,14 @@ public:
 
   Status loadImage(const DeviceImageRef &Image, LoadedImage *&Out) override {
     std::string Error;
-    void *Handle = openImageInMemory(Image, Error);
+    int Fd;
+    void *Handle = openImageInMemory(Image, Error, Fd);
     if (!Handle)
       return Status::error("host device %d: cannot load %s: %s", Id,
                            Image.Description, Error.c_str());
     auto *Loaded = new HostImage();
     Loaded->Handle = Handle;
+    Loaded->Fd = Fd;
     Loaded->Description = Image.Description;
     Out = Loaded;
     return Status::ok();
@@ -388,6 +403,8 @@ extern "C" __attribute__((visibility("default"))) GenericPlugin *
 __offload_plugin_create(uint32_t Version) {
   if (Version != InterfaceVersion)
     return nullptr;
-  static HostPlugin Plugin;
-  return &Plugin;
+  // Never destroyed: executables unregister their images from destructors
+  // that may run after this library's static destructors.
+  static HostPlugin *Plugin = new HostPlugin();
+  return Plugin;
 }

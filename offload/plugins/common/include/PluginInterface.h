@@ -186,7 +186,10 @@ public:
 } // namespace plugin
 } // namespace offload
 
-/// Exported, with C linkage, by every plugin library.
+/// Exported, with C linkage, by every plugin library. The returned plugin
+/// (and its devices) must never be destroyed by a static destructor:
+/// programs unregister their images from their own destructors, which the
+/// C runtime may run after the plugin library's (allocate it with new).
 #define OFFLOAD_PLUGIN_ENTRY_SYMBOL "__offload_plugin_create"
 extern "C" {
 typedef offload::plugin::GenericPlugin *(*offload_plugin_create_fn)(

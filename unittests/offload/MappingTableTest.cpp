@@ -1,0 +1,118 @@
+//===- MappingTableTest.cpp - Host-to-device interval table --------------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "MappingTable.h"
+
+#include "gtest/gtest.h"
+
+#include <random>
+#include <vector>
+
+using namespace offload;
+
+namespace {
+
+MapEntry entry(uintptr_t Begin, uint64_t Size, uintptr_t Target) {
+  MapEntry E;
+  E.HstBegin = E.HstBase = Begin;
+  E.HstEnd = Begin + Size;
+  E.TgtBegin = Target;
+  E.DynRefCount = 1;
+  return E;
+}
+
+TEST(MappingTable, FindsContainedRanges) {
+  MappingTable T;
+  T.insert(entry(0x1000, 0x100, 0x9000));
+  LookupResult R = T.lookup(0x1000, 0x100);
+  ASSERT_EQ(R.Status, LookupResult::Contained);
+  EXPECT_EQ(R.Entry->TgtBegin, 0x9000u);
+  R = T.lookup(0x1010, 0x20);
+  ASSERT_EQ(R.Status, LookupResult::Contained);
+  EXPECT_EQ(R.Entry->translate(0x1010), 0x9010u);
+  // The last byte is inside, the byte after is not.
+  EXPECT_EQ(T.lookup(0x10ff, 1).Status, LookupResult::Contained);
+  EXPECT_EQ(T.lookup(0x1100, 1).Status, LookupResult::Absent);
+  EXPECT_EQ(T.lookup(0x0fff, 1).Status, LookupResult::Absent);
+}
+
+TEST(MappingTable, ZeroLengthLookupsFindTheEnclosingEntry) {
+  MappingTable T;
+  T.insert(entry(0x2000, 0x40, 0x8000));
+  EXPECT_EQ(T.lookup(0x2000, 0).Status, LookupResult::Contained);
+  EXPECT_EQ(T.lookup(0x203f, 0).Status, LookupResult::Contained);
+  // One past the end belongs to nobody.
+  EXPECT_EQ(T.lookup(0x2040, 0).Status, LookupResult::Absent);
+  EXPECT_EQ(T.lookup(0x1fff, 0).Status, LookupResult::Absent);
+}
+
+TEST(MappingTable, ReportsPartialOverlapOnBothSides) {
+  MappingTable T;
+  T.insert(entry(0x1000, 0x100, 0x9000));
+  // Starts inside, ends after.
+  LookupResult R = T.lookup(0x10f0, 0x20);
+  EXPECT_EQ(R.Status, LookupResult::Overlap);
+  EXPECT_EQ(R.Entry->HstBegin, 0x1000u);
+  // Starts before, ends inside.
+  R = T.lookup(0x0ff0, 0x20);
+  EXPECT_EQ(R.Status, LookupResult::Overlap);
+  EXPECT_EQ(R.Entry->HstBegin, 0x1000u);
+  // Encloses the whole entry.
+  EXPECT_EQ(T.lookup(0x0f00, 0x400).Status, LookupResult::Overlap);
+  // Adjacent ranges do not overlap.
+  EXPECT_EQ(T.lookup(0x0f00, 0x100).Status, LookupResult::Absent);
+  EXPECT_EQ(T.lookup(0x1100, 0x100).Status, LookupResult::Absent);
+}
+
+TEST(MappingTable, EraseRemovesOnlyTheNamedEntry) {
+  MappingTable T;
+  T.insert(entry(0x1000, 0x10, 0x9000));
+  T.insert(entry(0x2000, 0x10, 0xa000));
+  T.erase(0x1000);
+  EXPECT_EQ(T.size(), 1u);
+  EXPECT_EQ(T.lookup(0x1000, 1).Status, LookupResult::Absent);
+  EXPECT_EQ(T.lookup(0x2000, 1).Status, LookupResult::Contained);
+}
+
+TEST(MappingTable, ReleasabilityFollowsBothReferenceCounts) {
+  MapEntry E = entry(0x1000, 8, 0x9000);
+  E.DynRefCount = 0;
+  E.HoldRefCount = 1;
+  EXPECT_FALSE(E.isReleasable());
+  E.HoldRefCount = 0;
+  EXPECT_TRUE(E.isReleasable());
+  E.Permanent = true;
+  EXPECT_FALSE(E.isReleasable());
+}
+
+// 100,000 live mappings with gaps between them: every lookup must find its
+// own entry, and a lookup in each gap must find nothing.
+TEST(MappingTable, HundredThousandLiveMappings) {
+  MappingTable T;
+  constexpr uintptr_t Base = 0x100000, Stride = 64, Size = 48;
+  constexpr int N = 100000;
+  std::vector<int> Order(N);
+  for (int I = 0; I < N; ++I)
+    Order[I] = I;
+  std::shuffle(Order.begin(), Order.end(), std::mt19937(42));
+  for (int I : Order)
+    T.insert(entry(Base + I * Stride, Size, 0x40000000 + I * Stride));
+  ASSERT_EQ(T.size(), static_cast<size_t>(N));
+  for (int I = 0; I < N; ++I) {
+    uintptr_t Begin = Base + I * Stride;
+    LookupResult R = T.lookup(Begin + 8, 16);
+    ASSERT_EQ(R.Status, LookupResult::Contained) << "entry " << I;
+    ASSERT_EQ(R.Entry->translate(Begin + 8), 0x40000000 + I * Stride + 8);
+    ASSERT_EQ(T.lookup(Begin + Size, Stride - Size).Status,
+              LookupResult::Absent)
+        << "gap after entry " << I;
+    ASSERT_EQ(T.lookup(Begin + Size - 1, 2).Status, LookupResult::Overlap);
+  }
+}
+
+} // namespace
