@@ -8,6 +8,7 @@
 
 #include "Runtime.h"
 #include "Diagnostics.h"
+#include "IndirectCallDevice.h"
 #include "Profiler.h"
 
 #include "llvm/BinaryFormat/Magic.h"
@@ -317,15 +318,17 @@ void Device::loadLibrary(RegisteredLibrary &Lib) {
       break;
     }
     case OffloadEntry::Indirect:
-      // The indirect-call table is a separate feature (later issue);
-      // such entries are kept out of the kernel and global tables.
-      OFFLOAD_DEBUG("device %d: indirect entry '%s' not installed", Id, E.Name);
+      // Collected below into the device's indirect-call table.
       break;
     case OffloadEntry::Requires:
     case OffloadEntry::Other:
       break;
     }
   }
+  if (!addImageIndirectCalls(*PluginDevice, Id, Loaded.Image,
+                             Image->Description.c_str(), Image->Entries,
+                             IndirectCalls))
+    Broken = true;
 }
 
 void Device::unloadLibrary(RegisteredLibrary &Lib) {
@@ -340,8 +343,11 @@ void Device::unloadLibrary(RegisteredLibrary &Lib) {
     for (uintptr_t Host : It->second.GlobalHostAddresses)
       Table.erase(Host);
   }
-  if (It->second.Image)
+  if (It->second.Image) {
+    removeImageIndirectCalls(*PluginDevice, Id, It->second.Image,
+                             IndirectCalls);
     (void)PluginDevice->unloadImage(It->second.Image);
+  }
   Libraries.erase(It);
 }
 

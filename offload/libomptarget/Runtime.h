@@ -17,6 +17,7 @@
 #define OFFLOAD_LIBOMPTARGET_RUNTIME_H
 
 #include "EntryTable.h"
+#include "IndirectCallTable.h"
 #include "MappingTable.h"
 #include "PluginInterface.h"
 
@@ -92,6 +93,8 @@ private:
   bool Broken = false;
   uint64_t LoadedGeneration = ~0ull;
   std::map<const RegisteredLibrary *, LoadedLibrary> Libraries;
+  /// `declare target indirect` pairs of the loaded images.
+  IndirectCallRegistry IndirectCalls;
   struct KernelRecord {
     plugin::KernelHandle Handle;
     const char *Name;

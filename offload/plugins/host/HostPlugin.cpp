@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CPUDeviceLaunch.h"
+#include "IndirectCallInstall.h"
 #include "PluginInterface.h"
 
 #include <ffi.h>
@@ -317,12 +318,12 @@ public:
 
   bool supportsUnifiedMemory() const override { return true; }
 
-  Status setIndirectCallTable(LoadedImage *Image, const void *const *,
-                              const void *const *, size_t Count) override {
-    return Status::error("host device %d: indirect-call tables (%zu "
-                         "entries in %s) are not supported yet",
-                         Id, Count,
-                         static_cast<HostImage *>(Image)->Description.c_str());
+  Status setIndirectCallTable(LoadedImage *Image,
+                              const void *const *HostAddresses,
+                              const void *const *DeviceAddresses,
+                              size_t Count) override {
+    return installIndirectCallTable(*this, Image, HostAddresses,
+                                    DeviceAddresses, Count);
   }
 
   void printInfo(FILE *Out) override {

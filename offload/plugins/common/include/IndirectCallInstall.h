@@ -61,8 +61,10 @@ struct InstalledIndirectTables {
   std::mutex Lock;
   std::map<const LoadedImage *, std::vector<void *>> Tables;
   static InstalledIndirectTables &get() {
-    static InstalledIndirectTables Instance;
-    return Instance;
+    // Never destroyed: images are unregistered (and their tables freed)
+    // from program destructors that can run after static destructors.
+    static InstalledIndirectTables *Instance = new InstalledIndirectTables();
+    return *Instance;
   }
 };
 } // namespace detail
