@@ -389,3 +389,32 @@ OFFLOAD_API int omp_target_disassociate_ptr(const void *HostPtr,
   D->Table.erase(Host);
   return 0;
 }
+
+/// Page-locking host memory has no meaning for a CPU device: the memory is
+/// usable as it is.
+OFFLOAD_API void *llvm_omp_target_lock_mem(void *Ptr, size_t Size,
+                                           int DeviceNum) {
+  (void)Size;
+  (void)DeviceNum;
+  return Ptr;
+}
+OFFLOAD_API void llvm_omp_target_unlock_mem(void *Ptr, int DeviceNum) {
+  (void)Ptr;
+  (void)DeviceNum;
+}
+
+/// Dynamic team-shared memory only exists inside a kernel; on the host there
+/// is none.
+OFFLOAD_API void *llvm_omp_target_dynamic_shared_alloc() { return nullptr; }
+
+/// Prints every device's mapping table (LIBOMPTARGET_INFO format).
+OFFLOAD_API void ompx_dump_mapping_tables() {
+  Runtime &RT = Runtime::get();
+  for (int32_t I = 0, E = RT.numDevices(); I < E; ++I) {
+    Device *D = RT.device(I);
+    if (!D)
+      continue;
+    std::lock_guard<std::mutex> Guard(D->MapLock);
+    D->dumpMappingTable("table");
+  }
+}
