@@ -112,6 +112,32 @@ void reportNotPresent(Device &D, const ident_t *Loc, const MapItem &Item) {
     D.dumpMappingTable("at the failure");
 }
 
+/// After a copy of \p Item's bytes, puts back the attached pointers inside
+/// it: their device values on the device, their host values on the host.
+bool restoreShadows(Device &D, const MapEntry &E, const MapItem &Item,
+                    bool OnDevice) {
+  uintptr_t Begin = addr(Item.Begin), End = Begin + Item.Size;
+  for (const ShadowPointer &Shadow : E.Shadows) {
+    if (Shadow.HostAddress < Begin || Shadow.HostAddress + sizeof(void *) > End)
+      continue;
+    if (!OnDevice) {
+      std::memcpy(reinterpret_cast<void *>(Shadow.HostAddress),
+                  &Shadow.HostValue, sizeof(void *));
+      continue;
+    }
+    if (plugin::Status S = D.plugin().dataSubmit(
+            reinterpret_cast<void *>(E.translate(Shadow.HostAddress)),
+            &Shadow.DeviceValue, sizeof(void *), nullptr)) {
+      errorMessage(
+          "restoring the attached pointer at host address 0x%016" PRIxPTR
+          " on device %d failed: %s",
+          Shadow.HostAddress, D.Id, S.message().c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
 bool copyToDevice(Device &D, const MapEntry &E, const MapItem &Item) {
   TraceScope Trace("data submit", std::to_string(Item.Size) + " bytes");
   if (infoFlags() & InfoDataTransfers)
@@ -127,7 +153,7 @@ bool copyToDevice(Device &D, const MapEntry &E, const MapItem &Item) {
                  mapName(Item.Name).c_str(), D.Id, S.message().c_str());
     return false;
   }
-  return true;
+  return restoreShadows(D, E, Item, /*OnDevice=*/true);
 }
 
 bool copyFromDevice(Device &D, const MapEntry &E, const MapItem &Item) {
@@ -146,7 +172,7 @@ bool copyFromDevice(Device &D, const MapEntry &E, const MapItem &Item) {
                  mapName(Item.Name).c_str(), D.Id, S.message().c_str());
     return false;
   }
-  return true;
+  return restoreShadows(D, E, Item, /*OnDevice=*/false);
 }
 
 /// Makes [Begin, Begin+Size) present (or finds it), counting a reference
@@ -227,9 +253,8 @@ MapEntry *enterRange(Device &D, const ident_t *Loc, const MapItem &Item,
 /// Stores into the device copy of the pointer at \p PointerHost the device
 /// address that corresponds to the host pointer's current value, given that
 /// the pointee range starting at \p PointeeBegin is mapped by \p Pointee.
-bool attachPointer(Device &D, const MapEntry &PointerEntry,
-                   uintptr_t PointerHost, const MapEntry &Pointee,
-                   uintptr_t PointeeBegin) {
+bool attachPointer(Device &D, MapEntry &PointerEntry, uintptr_t PointerHost,
+                   const MapEntry &Pointee, uintptr_t PointeeBegin) {
   uintptr_t HostValue;
   std::memcpy(&HostValue, reinterpret_cast<void *>(PointerHost),
               sizeof(HostValue));
@@ -243,6 +268,13 @@ bool attachPointer(Device &D, const MapEntry &PointerEntry,
                  PointerHost, D.Id, S.message().c_str());
     return false;
   }
+  for (ShadowPointer &Shadow : PointerEntry.Shadows)
+    if (Shadow.HostAddress == PointerHost) {
+      Shadow.HostValue = HostValue;
+      Shadow.DeviceValue = DeviceValue;
+      return true;
+    }
+  PointerEntry.Shadows.push_back({PointerHost, HostValue, DeviceValue});
   return true;
 }
 
@@ -250,13 +282,22 @@ bool attachPointer(Device &D, const MapEntry &PointerEntry,
 
 bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
   std::vector<char> IsNew(Maps.Count, 0);
-  std::vector<int32_t> Attachments;
+  std::vector<int32_t> Attachments, LambdaCaptures;
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
     if (Item.Mapper) {
       if (!withMapperList(
               Item, [&](const MapList &L) { return mapEnter(D, Loc, L); }))
         return false;
+      continue;
+    }
+    if (has(Item.Type, OMP_TGT_MAPTYPE_LITERAL) &&
+        has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ) &&
+        parentIndex(Item.Type) >= 0) {
+      // A by-reference capture of a lambda mapped as item MEMBER_OF: its
+      // field in the device copy of the lambda must point to the device
+      // copy of the captured variable.
+      LambdaCaptures.push_back(I);
       continue;
     }
     if (has(Item.Type, OMP_TGT_MAPTYPE_LITERAL | OMP_TGT_MAPTYPE_PRIVATE))
@@ -291,10 +332,12 @@ bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
         enterRange(D, Loc, Item, /*CountReference=*/!IsMember, New, Failed);
     if (Failed)
       return false;
-    IsNew[I] = New;
+    // A member is new when its struct is (a declare mapper chains members
+    // of members: the element of an array section, its fields...).
+    bool ParentNew = IsMember && Parent < I && IsNew[Parent];
+    IsNew[I] = New || ParentNew;
     if (!E)
       continue;
-    bool ParentNew = IsMember && IsNew[Parent];
     if (has(Item.Type, OMP_TGT_MAPTYPE_TO) &&
         (New || ParentNew || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
       if (!copyToDevice(D, *E, Item))
@@ -306,6 +349,17 @@ bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
       Maps.Bases[I] =
           reinterpret_cast<void *>(E->translate(addr(Item.Begin)) -
                                    (addr(Item.Begin) - addr(Item.Base)));
+  }
+  for (int32_t I : LambdaCaptures) {
+    MapItem Item = Maps.item(I);
+    LookupResult Field = D.Table.lookup(addr(Item.Base), sizeof(void *));
+    LookupResult Captured = D.Table.lookup(addr(Item.Begin), 0);
+    if (Field.Status != LookupResult::Contained ||
+        Captured.Status != LookupResult::Contained)
+      continue; // Unmapped: the device keeps the host address.
+    if (!attachPointer(D, *Field.Entry, addr(Item.Base), *Captured.Entry,
+                       addr(Item.Begin)))
+      return false;
   }
   // Attach maps (OpenMP 6 / LLVM 22): once everything else is mapped, point
   // the device copy of the pointer at Base to the device copy of its
@@ -372,12 +426,14 @@ bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
       continue;
     MapItem Item = Maps.item(I);
     int64_t Parent = parentIndex(Item.Type);
-    bool ParentReleased = Parent >= 0 && Parent < Maps.Count &&
+    // A member goes away with its struct; parents come first in the list,
+    // so this propagates down chains of members.
+    bool ParentReleased = Parent >= 0 && Parent < I &&
                           !has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ) &&
                           Released[Parent];
+    Released[I] = Released[I] || ParentReleased;
     if (has(Item.Type, OMP_TGT_MAPTYPE_FROM) &&
-        (Released[I] || ParentReleased ||
-         has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
+        (Released[I] || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
       if (!copyFromDevice(D, *Entries[I], Item))
         return false;
   }

@@ -22,8 +22,19 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <vector>
 
 namespace offload {
+
+/// A pointer inside a mapped range whose device copy was attached to
+/// device memory. Copies of the range between host and device must not
+/// overwrite either side's value of it: the host keeps its pointer and the
+/// device keeps the attached one.
+struct ShadowPointer {
+  uintptr_t HostAddress; ///< where the pointer lives on the host
+  uintptr_t HostValue;   ///< its host value
+  uintptr_t DeviceValue; ///< the value attached in the device copy
+};
 
 /// One mapped host range and its device copy.
 struct MapEntry {
@@ -46,6 +57,8 @@ struct MapEntry {
   void *Allocation = nullptr;
   /// The map's name string (";name;file;line;col;;") or null.
   const void *Name = nullptr;
+  /// Attached pointers inside the range.
+  std::vector<ShadowPointer> Shadows;
 
   uint64_t size() const { return HstEnd - HstBegin; }
   uintptr_t translate(uintptr_t Host) const {
