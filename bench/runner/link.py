@@ -1,0 +1,184 @@
+"""Link figures: our clang-linker-wrapper against Debian's, same command line.
+
+The inputs are compiled once, by Debian's clang++-22, into the same fat
+objects and archive for both sides. Debian's driver is then asked, with
+-###, for the clang-linker-wrapper command line it would run; each side's
+wrapper is invoked with exactly that line (only the output file differs),
+and only that step is timed. Each side's output program is run once,
+untimed, to prove the link produced a working program.
+"""
+
+import os
+import shlex
+import subprocess
+import time
+
+from . import generate
+from .execute import clean_environment
+from .figures import Figure
+from .toolchain import (OFFLOAD_FLAGS, SIDES, BuildError, build, build_all,
+                        write_if_changed)
+
+
+def link_figures(profile):
+    p = profile
+    return [
+        Figure("link.units", "link of %d translation units" % p.link_units,
+               "ms", "lower", "link"),
+        Figure("link.archive", "link with a static library of %d members"
+               % p.archive_members, "ms", "lower", "link"),
+        Figure("link.relink", "relink of the %d units, nothing changed"
+               % p.link_units, "ms", "lower", "link"),
+    ]
+
+
+class LinkInputs:
+    """Generated sources, their objects, the archive, and the captured
+    wrapper command lines."""
+
+    def __init__(self, toolchain, profile):
+        self.tc, self.p = toolchain, profile
+        self.dir = os.path.join(toolchain.work_dir, "link")
+        os.makedirs(self.dir, exist_ok=True)
+
+    def _compile(self, prefix, count):
+        """Writes and compiles `count` units plus a main; returns
+        (main object, unit objects, expected output)."""
+        tasks, objects = [], []
+        flags = [self.tc.upstream_clangxx, "-O2"] + OFFLOAD_FLAGS + ["-c"]
+        for i in range(count):
+            source = os.path.join(self.dir, "%s%d.cpp" % (prefix, i))
+            write_if_changed(source, generate.link_unit(prefix, i))
+            obj = source[:-4] + ".o"
+            objects.append(obj)
+            tasks.append((flags + [source, "-o", obj], [source], obj))
+        main_text, expected = generate.link_main(prefix, count)
+        main_source = os.path.join(self.dir, "%s_main%d.cpp" % (prefix, count))
+        write_if_changed(main_source, main_text)
+        main_obj = main_source[:-4] + ".o"
+        tasks.append((flags + [main_source, "-o", main_obj], [main_source],
+                      main_obj))
+        build_all(self.tc.jobs, tasks)
+        return main_obj, objects, expected
+
+    def prepare(self):
+        p = self.p
+        main_u, units, expected_u = self._compile("unit", p.link_units)
+        main_a, members, expected_a = self._compile("member", p.archive_members)
+        archive = os.path.join(self.dir, "libmembers%d.a" % p.archive_members)
+        build([self.tc.llvm_ar, "rcs", archive] + members, members, archive)
+        return {
+            "link.units": (self.wrapper_line([main_u] + units), expected_u),
+            "link.archive": (self.wrapper_line([main_a, archive]), expected_a),
+        }
+
+    def wrapper_line(self, inputs):
+        """The arguments Debian's driver passes its clang-linker-wrapper when
+        linking `inputs` (without argv[0]); "-o" is followed by OUTPUT."""
+        command = self.tc.driver("upstream") + OFFLOAD_FLAGS + inputs + [
+            "-o", "OUTPUT", "-###"]
+        proc = subprocess.run(command, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise BuildError("%s -### failed: %s" % (command[0], proc.stderr))
+        for line in proc.stderr.splitlines():
+            argv = shlex.split(line)
+            if argv and os.path.basename(argv[0]) == "clang-linker-wrapper":
+                return argv[1:]
+        raise BuildError("the driver's -### shows no clang-linker-wrapper "
+                         "call:\n" + proc.stderr)
+
+
+def _with_output(args, output):
+    return [output if a == "OUTPUT" else a for a in args]
+
+
+def _link_once(wrapper, args, timeout):
+    """Runs one link; returns (seconds, None) or (None, reason)."""
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run([wrapper] + args, capture_output=True, text=True,
+                              timeout=timeout, env=clean_environment())
+    except subprocess.TimeoutExpired:
+        return None, "link timed out after %d s" % timeout
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-1:] or ["no message"]
+        return None, "link failed (exit %d): %s" % (proc.returncode,
+                                                     tail[0][:160])
+    return seconds, None
+
+
+def _check_program(path, expected, runtime_dir):
+    """Runs a linked program once; returns None or why it is wrong."""
+    env = clean_environment({"LD_LIBRARY_PATH": runtime_dir})
+    try:
+        proc = subprocess.run([path], capture_output=True, text=True,
+                              timeout=120, env=env)
+    except subprocess.TimeoutExpired:
+        return "its program timed out"
+    if proc.returncode != 0 or proc.stdout.strip() != expected:
+        return "its program printed %r (exit %d), expected %r" % (
+            proc.stdout.strip()[:60], proc.returncode, expected)
+    return None
+
+
+def measure_link(toolchain, profile, figures, log, timeout):
+    by_key = {f.key: f for f in figures}
+    for side in SIDES:
+        reason = toolchain.missing(side, "wrapper")
+        if reason:
+            for f in figures:
+                f.mark_unavailable(side, reason)
+    log("compiling the link inputs with Debian's clang++-22 (cached)")
+    try:
+        lines = LinkInputs(toolchain, profile).prepare()
+    except BuildError as e:
+        log(str(e))
+        for f in figures:
+            for side in SIDES:
+                f.mark_unavailable(side, "inputs failed to build")
+        return
+    lines["link.relink"] = lines["link.units"]
+    out_dir = os.path.join(toolchain.work_dir, "link")
+    # Programs are checked on Debian's runtime: the link figures compare
+    # wrappers, not runtimes.
+    check_runtime = toolchain.runtime_dirs["upstream"]
+
+    for key in ("link.units", "link.archive", "link.relink"):
+        args, expected = lines[key]
+        figure = by_key[key]
+        active = [s for s in SIDES if s not in figure.unavailable]
+        outputs = {s: os.path.join(out_dir, "%s.%s.out" % (key, s))
+                   for s in SIDES}
+        # An untimed first link per side: proves it works, and leaves the
+        # output a relink finds.
+        for side in list(active):
+            seconds, reason = _link_once(toolchain.wrappers[side],
+                                         _with_output(args, outputs[side]),
+                                         timeout)
+            reason = reason or _check_program(outputs[side], expected,
+                                              check_runtime)
+            if reason:
+                log("%s with the %s wrapper: %s" % (key, side, reason))
+                figure.mark_unavailable(side, reason)
+                active.remove(side)
+        for rep in range(profile.reps):
+            order = SIDES if rep % 2 == 0 else tuple(reversed(SIDES))
+            for side in order:
+                if side not in active:
+                    continue
+                output = outputs[side]
+                if key != "link.relink" and os.path.exists(output):
+                    os.remove(output)
+                seconds, reason = _link_once(toolchain.wrappers[side],
+                                             _with_output(args, output),
+                                             timeout)
+                if reason:
+                    figure.mark_unavailable(side, reason)
+                    active.remove(side)
+                    continue
+                figure.add(side, seconds * 1e3)
+        for output in outputs.values():
+            if os.path.exists(output):
+                os.remove(output)
+        log("%s: done" % key)

@@ -1,0 +1,75 @@
+"""A description of the machine a run measured, for the table and JSON."""
+
+import os
+import platform
+import subprocess
+
+
+def _cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _memory_gib():
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    return round(int(line.split()[1]) / (1024 * 1024), 1)
+    except OSError:
+        pass
+    return None
+
+
+def _git_revision(repo):
+    try:
+        rev = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", repo, "status", "--porcelain",
+                                "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        return rev + (" (with uncommitted changes)" if dirty else "")
+    except OSError:
+        return "unknown"
+
+
+def describe(llvm_version, repo):
+    uname = os.uname()
+    return {
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "memory_gib": _memory_gib(),
+        "kernel": "%s %s" % (uname.sysname, uname.release),
+        "os": _os_name(),
+        "llvm": llvm_version,
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+        "revision": _git_revision(repo),
+    }
+
+
+def _os_name():
+    try:
+        with open("/etc/os-release") as f:
+            for line in f:
+                if line.startswith("PRETTY_NAME="):
+                    return line.split("=", 1)[1].strip().strip('"')
+    except OSError:
+        pass
+    return platform.system()
+
+
+def format_lines(machine):
+    return [
+        "Machine: %s, %s cores, %s GiB, %s, %s" % (
+            machine["cpu"], machine["cores"], machine["memory_gib"],
+            machine["kernel"], machine["os"]),
+        "LLVM:    %s;  tree: %s;  load average at start: %s" % (
+            machine["llvm"], machine["revision"],
+            " ".join(str(x) for x in machine["load_average_at_start"])),
+    ]
