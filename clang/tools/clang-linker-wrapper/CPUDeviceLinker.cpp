@@ -7,6 +7,9 @@
 //    bind inside the image and never to the host program's copies of the
 //    same names;
 //  * libomp, which Clang's host-style CPU kernels call (__kmpc_fork_call...);
+//  * no --no-undefined: C++ device code refers to the C++ runtime
+//    (__gxx_personality_v0, std::terminate...) which the image finds in the
+//    host process that loads it, as it does not link the host's libraries;
 //  * the CPU device runtime's link options when that runtime is installed:
 //    `<prefix>/lib/<triple>/ompdevice-link.rsp`, a response file the device
 //    runtime installs (contract with openmp/device).
