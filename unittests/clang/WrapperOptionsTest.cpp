@@ -124,7 +124,8 @@ TEST(WrapperOptions, WrapperOnlyOptionsStayHere) {
   WrapperConfig Config =
       parse({"--dry-run", "--save-temps", "--wrapper-jobs=3",
              "--print-wrapped-module", "--should-extract=sm_90", "-mllvm", "-x",
-             "--offload-opt=-y", "--cuda-path=/cuda", "a.o"});
+             "--offload-opt=-y", "--cuda-path=/cuda", "--compress",
+             "--compression-level=9", "a.o"});
   EXPECT_TRUE(Config.DryRun);
   EXPECT_TRUE(Config.SaveTemps);
   EXPECT_TRUE(Config.PrintWrappedModule);

@@ -35,6 +35,13 @@ def mllvm : Separate<["-"], "mllvm">, Flags<[WrapperOnly]>,
 def offload_opt_EQ : Joined<["--", "-"], "offload-opt=">, Flags<[WrapperOnly]>,
   MetaVarName<"<arg>">, HelpText<"Pass <arg> to LLVM in device compilations">;
 
+// clang passes these for --offload-compress. They concern the fat binaries
+// of CUDA/HIP offloading; OpenMP images are wrapped uncompressed, so they are
+// accepted and change nothing.
+def compress : Flag<["--"], "compress">, Flags<[WrapperOnly, HelpHidden]>;
+def compression_level_EQ : Joined<["--"], "compression-level=">,
+  Flags<[WrapperOnly, HelpHidden]>;
+
 // Ours to use from the command line.
 def dry_run : Flag<["--"], "dry-run">, Flags<[WrapperOnly]>,
   HelpText<"Print the commands without running them">;
