@@ -44,7 +44,8 @@ enum class DataAction { Enter, Exit, Update };
 
 void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
                 DataAction Action) {
-  static const char *const Names[] = {"target enter data", "target exit data",
+  static const char *const Names[] = {"target data / target enter data",
+                                      "end of target data / target exit data",
                                       "target update"};
   const char *Construct = Names[static_cast<int>(Action)];
   Device *D = selectDevice(DeviceId, Loc, Construct);
@@ -192,7 +193,7 @@ OFFLOAD_API void __tgt_register_requires(int64_t Flags) {
 /// Upstream initialises plugins here; ours load on first registration.
 OFFLOAD_API void __tgt_init_all_rtls() { (void)Runtime::get().numDevices(); }
 
-OFFLOAD_API int __tgt_get_num_devices() { return Runtime::get().numDevices(); }
+OFFLOAD_API int __tgt_get_num_devices() { return visibleDevices(); }
 
 OFFLOAD_API void __tgt_set_info_flag(uint32_t Flags) { setInfoFlags(Flags); }
 

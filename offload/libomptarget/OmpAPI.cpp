@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Diagnostics.h"
+#include "Policy.h"
 #include "Profiler.h"
 #include "Runtime.h"
 
@@ -45,12 +46,13 @@ extern "C" void __kmpc_omp_wait_deps(const ident_t *, int32_t Gtid,
                                      int32_t NumNoAliasDeps,
                                      void *NoAliasDepList);
 
-bool isHost(int DeviceNum) { return DeviceNum == Runtime::get().numDevices(); }
+bool isHost(int DeviceNum) { return DeviceNum == visibleDevices(); }
 
 /// The device for a device number, prepared; null (after a message naming
 /// \p Routine) when the number is neither a device nor the host.
 Device *deviceFor(int DeviceNum, const char *Routine) {
-  Device *D = Runtime::get().device(DeviceNum);
+  Device *D =
+      DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
   if (!D) {
     errorMessage("%s: device number %d is not a valid device (there are %d)",
                  Routine, DeviceNum, Runtime::get().numDevices());
@@ -177,13 +179,9 @@ void waitForDependences(int DepObjCount, omp_depend_t *DepObjList) {
 
 } // namespace
 
-OFFLOAD_API int omp_get_num_devices(void) {
-  return Runtime::get().numDevices();
-}
+OFFLOAD_API int omp_get_num_devices(void) { return visibleDevices(); }
 
-OFFLOAD_API int omp_get_initial_device(void) {
-  return Runtime::get().numDevices();
-}
+OFFLOAD_API int omp_get_initial_device(void) { return visibleDevices(); }
 
 /// On the host, the device number of the host (code running on a device
 /// gets its number from the device runtime).
@@ -224,7 +222,8 @@ OFFLOAD_API void llvm_omp_target_free_shared(void *Ptr, int DeviceNum) {
 OFFLOAD_API int omp_target_is_present(const void *Ptr, int DeviceNum) {
   if (!Ptr || isHost(DeviceNum))
     return 1;
-  Device *D = Runtime::get().device(DeviceNum);
+  Device *D =
+      DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
   if (!D)
     return 0;
   if (Runtime::get().unifiedSharedMemory())
@@ -241,7 +240,8 @@ OFFLOAD_API int omp_target_is_accessible(const void *Ptr, size_t Size,
   (void)Size;
   if (isHost(DeviceNum))
     return 1;
-  Device *D = Runtime::get().device(DeviceNum);
+  Device *D =
+      DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
   if (!D || !D->prepare())
     return 0;
   return D->plugin().supportsUnifiedMemory();
@@ -252,7 +252,8 @@ OFFLOAD_API void *omp_get_mapped_ptr(const void *Ptr, int DeviceNum) {
     return nullptr;
   if (isHost(DeviceNum))
     return const_cast<void *>(Ptr);
-  Device *D = Runtime::get().device(DeviceNum);
+  Device *D =
+      DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
   if (!D || !D->prepare())
     return nullptr;
   if (Runtime::get().unifiedSharedMemory())

@@ -21,6 +21,12 @@ OffloadPolicy offload::offloadPolicy() {
   return Value >= 2 ? OffloadPolicy::Mandatory : OffloadPolicy::Default;
 }
 
+int32_t offload::visibleDevices() {
+  if (offloadPolicy() == OffloadPolicy::Disabled)
+    return 0;
+  return Runtime::get().numDevices();
+}
+
 Device *offload::selectDevice(int64_t RequestedId, const ident_t *Loc,
                               const char *Construct) {
   OffloadPolicy Policy = offloadPolicy();

@@ -23,6 +23,10 @@ enum class OffloadPolicy { Disabled = 0, Default = 1, Mandatory = 2 };
 
 OffloadPolicy offloadPolicy();
 
+/// The number of devices programs see: zero when offloading is disabled
+/// (then the host is the only device), otherwise every device found.
+int32_t visibleDevices();
+
 /// The device a construct with device clause \p RequestedId (-1: none) runs
 /// on, or null when it runs on the host. Under OMP_TARGET_OFFLOAD=mandatory
 /// a construct that cannot run on a device is a fatal error.
