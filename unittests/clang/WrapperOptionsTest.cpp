@@ -152,6 +152,8 @@ TEST(WrapperOptions, Errors) {
               HasSubstr("--wrapper-jobs= expects a positive number"));
   EXPECT_THAT(parseError({"-o"}), HasSubstr("option '-o' needs a value"));
   EXPECT_EQ(parse({"--wrapper-jobs=jobserver"}).Jobs, 0u);
+  EXPECT_THAT(parseError({"--embed-bitcode"}),
+              HasSubstr("option '--embed-bitcode' is not supported"));
 }
 
 TEST(WrapperOptions, VersionAndHelp) {

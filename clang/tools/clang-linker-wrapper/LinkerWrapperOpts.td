@@ -42,6 +42,17 @@ def compress : Flag<["--"], "compress">, Flags<[WrapperOnly, HelpHidden]>;
 def compression_level_EQ : Joined<["--"], "compression-level=">,
   Flags<[WrapperOnly, HelpHidden]>;
 
+// Upstream features this wrapper does not have: JIT images
+// (-fopenmp-target-jit), CUDA/HIP fat binaries, replacing device images.
+// They are recognised so that they fail clearly instead of reaching the
+// host linker.
+def embed_bitcode : Flag<["--"], "embed-bitcode">,
+  Flags<[WrapperOnly, HelpHidden]>;
+def emit_fatbin_only : Flag<["--"], "emit-fatbin-only">,
+  Flags<[WrapperOnly, HelpHidden]>;
+def override_image_EQ : Joined<["--"], "override-image=">,
+  Flags<[WrapperOnly, HelpHidden]>;
+
 // Ours to use from the command line.
 def dry_run : Flag<["--"], "dry-run">, Flags<[WrapperOnly]>,
   HelpText<"Print the commands without running them">;

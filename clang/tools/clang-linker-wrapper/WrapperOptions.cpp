@@ -181,6 +181,13 @@ Expected<WrapperConfig> parseCommandLine(ArrayRef<const char *> Argv) {
     case OPT_v:
       Config.PrintVersion = true;
       break;
+    case OPT_embed_bitcode:
+    case OPT_emit_fatbin_only:
+    case OPT_override_image_EQ:
+      return parseError(Twine("option '") + A->getSpelling() +
+                        "' is not supported by this clang-linker-wrapper "
+                        "(JIT images and CUDA/HIP fat binaries are not "
+                        "implemented)");
     case OPT_INPUT:
       Config.Inputs.push_back({LinkInput::File, A->getValue()});
       break;
