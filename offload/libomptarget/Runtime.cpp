@@ -248,6 +248,7 @@ bool Device::prepare() {
       Broken = true;
       return false;
     }
+    PluginDevice->setDeviceNumbering(Id, RT.numDevices());
   }
   for (RegisteredLibrary &Lib : RT.Libraries)
     if (!Libraries.count(&Lib))

@@ -154,7 +154,9 @@ void callGPUStyleKernel(void *Context, void *LaunchEnvironment) {
 
 class HostDevice final : public GenericDevice {
 public:
-  HostDevice(int32_t Id, int32_t NumDevices) : Id(Id), NumDevices(NumDevices) {}
+  HostDevice(int32_t Id, int32_t NumDevices)
+      : Id(Id), NumDevices(NumDevices), GlobalId(Id),
+        NumGlobalDevices(NumDevices) {}
 
   Status loadImage(const DeviceImageRef &Image, LoadedImage *&Out) override {
     std::string Error;
@@ -163,6 +165,7 @@ public:
     if (!Handle)
       return Status::error("host device %d: cannot load %s: %s", Id,
                            Image.Description, Error.c_str());
+    fillDeviceEnvironment(Handle);
     auto *Loaded = new HostImage();
     Loaded->Handle = Handle;
     Loaded->Fd = Fd;
@@ -318,6 +321,12 @@ public:
 
   bool supportsUnifiedMemory() const override { return true; }
 
+  void setDeviceNumbering(int32_t GlobalDeviceId,
+                          int32_t NumAllDevices) override {
+    GlobalId = GlobalDeviceId;
+    NumGlobalDevices = NumAllDevices;
+  }
+
   Status setIndirectCallTable(LoadedImage *Image,
                               const void *const *HostAddresses,
                               const void *const *DeviceAddresses,
@@ -334,8 +343,25 @@ public:
   }
 
 private:
+  /// Tells the CPU device runtime linked into an image (if any) which
+  /// device it runs on, before any of its kernels does.
+  void fillDeviceEnvironment(void *Handle) {
+    auto *Env = static_cast<DeviceEnvironmentLayout *>(
+        dlsym(Handle, DeviceEnvironmentSymbol));
+    if (!Env)
+      return;
+    Env->NumDevices = static_cast<uint32_t>(NumGlobalDevices);
+    Env->DeviceNum = static_cast<uint32_t>(GlobalId);
+    if (const char *Debug = getenv("LIBOMPTARGET_DEVICE_RTL_DEBUG"))
+      Env->DeviceDebugKind = static_cast<uint32_t>(strtol(Debug, nullptr, 0));
+    Env->ClockFrequency = 1000000000; // omp_get_wtime ticks are nanoseconds
+    Env->HardwareParallelism = std::thread::hardware_concurrency();
+  }
+
   int32_t Id;
   int32_t NumDevices;
+  int32_t GlobalId;
+  int32_t NumGlobalDevices;
 };
 
 bool isX86_64SharedObject(const DeviceImageRef &Image) {

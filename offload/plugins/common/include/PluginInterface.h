@@ -162,6 +162,15 @@ public:
 
   /// One or more lines describing the device (for __tgt_print_device_info).
   virtual void printInfo(FILE *Out) = 0;
+
+  /// Called by libomptarget right after getDevice(): the device's number
+  /// among all devices of the process and how many there are, for the
+  /// device runtime's omp_get_device_num/omp_get_num_devices. Images loaded
+  /// afterwards should see them in their `__omp_rtl_device_environment`.
+  virtual void setDeviceNumbering(int32_t GlobalDeviceId, int32_t NumDevices) {
+    (void)GlobalDeviceId;
+    (void)NumDevices;
+  }
 };
 
 /// A plugin: a family of devices behind one driver.
