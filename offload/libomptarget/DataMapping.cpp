@@ -459,6 +459,59 @@ bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
   return true;
 }
 
+/// Copies one contiguous piece of a `target update` list item, when it is
+/// mapped (OpenMP: updating absent storage does nothing, unless `present`).
+static bool updateRange(Device &D, const ident_t *Loc, const MapItem &Piece) {
+  LookupResult R = D.Table.lookup(addr(Piece.Begin), Piece.Size);
+  if (R.Status != LookupResult::Contained) {
+    if (has(Piece.Type, OMP_TGT_MAPTYPE_PRESENT)) {
+      reportNotPresent(D, Loc, Piece);
+      return false;
+    }
+    return true;
+  }
+  if (has(Piece.Type, OMP_TGT_MAPTYPE_TO) && !copyToDevice(D, *R.Entry, Piece))
+    return false;
+  if (has(Piece.Type, OMP_TGT_MAPTYPE_FROM) &&
+      !copyFromDevice(D, *R.Entry, Piece))
+    return false;
+  return true;
+}
+
+/// A strided section (`a[lo:len:stride]`, or several dimensions of which
+/// not all are whole). The compiler passes the array's base as the base,
+/// a `__tgt_target_non_contig` per dimension (outermost first, the last
+/// one describing the element) as the begin, and the number of dimensions
+/// as the size; element `i` of dimension `d` is at byte
+/// `(Offset_d + i) * Stride_d` from the base, summed over the dimensions.
+static bool updateNonContiguous(Device &D, const ident_t *Loc,
+                                const MapItem &Item) {
+  const auto *Dims = static_cast<const __tgt_target_non_contig *>(Item.Begin);
+  int64_t NumDims = Item.Size;
+  if (!Dims || NumDims < 1) {
+    errorMessage("non-contiguous 'target update' of %s has no dimensions",
+                 describeItem(Loc, Item).c_str());
+    return false;
+  }
+  std::function<bool(int64_t, uint64_t)> Visit = [&](int64_t Dim,
+                                                     uint64_t Offset) {
+    const __tgt_target_non_contig &DimInfo = Dims[Dim];
+    if (Dim == NumDims - 1) {
+      // The innermost dimension is one contiguous run.
+      MapItem Piece = Item;
+      Piece.Begin = static_cast<char *>(Item.Base) + Offset +
+                    DimInfo.Offset * DimInfo.Stride;
+      Piece.Size = static_cast<int64_t>(DimInfo.Count * DimInfo.Stride);
+      return updateRange(D, Loc, Piece);
+    }
+    for (uint64_t I = 0; I < DimInfo.Count; ++I)
+      if (!Visit(Dim + 1, Offset + (DimInfo.Offset + I) * DimInfo.Stride))
+        return false;
+    return true;
+  };
+  return Visit(0, 0);
+}
+
 bool offload::mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps) {
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
@@ -469,10 +522,9 @@ bool offload::mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps) {
       continue;
     }
     if (has(Item.Type, OMP_TGT_MAPTYPE_NON_CONTIG)) {
-      errorMessage("non-contiguous 'target update' of %s is not supported "
-                   "by this runtime yet",
-                   describeItem(Loc, Item).c_str());
-      return false;
+      if (!updateNonContiguous(D, Loc, Item))
+        return false;
+      continue;
     }
     if (Runtime::get().unifiedSharedMemory())
       continue;
