@@ -32,9 +32,28 @@ int main() {
     });
   for (auto &T : Pool)
     T.join();
+  // All threads share one array: reference counting decides which thread
+  // copies it in and out, and no increment may be lost in between.
+  static int Shared[Threads];
+  Pool.clear();
+  for (int t = 0; t < Threads; ++t)
+    Pool.emplace_back([t] {
+      int me = t; // a local, not a lambda capture, for the region
+      for (int r = 0; r < Rounds; ++r) {
+#pragma omp target data map(tofrom : Shared)
+        {
+#pragma omp target map(tofrom : Shared)
+          Shared[me] += 1;
+        }
+      }
+    });
+  for (auto &T : Pool)
+    T.join();
   int total = 0;
   for (int f : Failures)
     total += f;
+  for (int t = 0; t < Threads; ++t)
+    total += Shared[t] != Rounds;
   // CHECK: threads=16 failures=0
   std::printf("threads=%d failures=%d\n", Threads, total);
   return total != 0;
