@@ -114,7 +114,8 @@ def main(argv=None):
             notes.append("the project build failed; figures use what was "
                          "already built")
     toolchain = Toolchain(args.build_dir, args.work_dir, args.jobs)
-    about = machine.describe(toolchain.llvm_version(), REPO)
+    about = machine.describe(toolchain.llvm_version(), REPO,
+                             toolchain.build_dir)
 
     groups = args.only or ["runtime", "indirect", "link"]
     figures, runtime_info = [], None

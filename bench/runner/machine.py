@@ -39,8 +39,21 @@ def _git_revision(repo):
         return "unknown"
 
 
-def describe(llvm_version, repo):
+def build_source(build_dir):
+    """The source tree a CMake build tree was configured from, or None."""
+    try:
+        with open(os.path.join(build_dir, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith("CMAKE_HOME_DIRECTORY:"):
+                    return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
+def describe(llvm_version, repo, build_dir):
     uname = os.uname()
+    source = build_source(build_dir) or repo
     return {
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
@@ -49,7 +62,10 @@ def describe(llvm_version, repo):
         "os": _os_name(),
         "llvm": llvm_version,
         "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
-        "revision": _git_revision(repo),
+        # What was measured is what the build tree was built from, which need
+        # not be the checkout this runner lives in.
+        "measured_source": source,
+        "revision": _git_revision(source),
     }
 
 
@@ -69,7 +85,7 @@ def format_lines(machine):
         "Machine: %s, %s cores, %s GiB, %s, %s" % (
             machine["cpu"], machine["cores"], machine["memory_gib"],
             machine["kernel"], machine["os"]),
-        "LLVM:    %s;  tree: %s;  load average at start: %s" % (
+        "LLVM:    %s;  measured tree: %s;  load average at start: %s" % (
             machine["llvm"], machine["revision"],
             " ".join(str(x) for x in machine["load_average_at_start"])),
     ]

@@ -37,10 +37,12 @@ class ProgramSet:
         command = self.tc.driver(self.link_side) + [
             "-O2", "-I", PROGRAMS_DIR] + OFFLOAD_FLAGS
         command += (["-c"] if compile_only else []) + sources + ["-o", output]
-        # A rebuilt wrapper or runtime must relink the programs.
+        # A rebuilt wrapper, device runtime or shim configuration must relink
+        # the programs.
         deps = [COMMON_HEADER]
         if not compile_only:
-            deps.append(self.tc.wrappers[self.link_side])
+            deps += [path for path in self.tc.link_inputs(self.link_side)
+                     if os.path.exists(path)]
         return (command, sources, output, deps)
 
     def build(self):

@@ -85,6 +85,14 @@ class Toolchain:
             return [self.ours_clangxx]
         return [self.upstream_clangxx, "-L" + self.upstream_link_dir]
 
+    def link_inputs(self, side):
+        """Files of `side` that end up in, or decide, what its links produce."""
+        if side == "upstream":
+            return [self.wrappers["upstream"]]
+        lib = self.runtime_dirs["ours"]
+        return [self.wrappers["ours"], os.path.join(lib, "clang-offload.cfg"),
+                os.path.join(lib, CPU_TRIPLE, "libompdevice.a")]
+
     def llvm_version(self):
         out = subprocess.run([self.upstream_clangxx, "--version"],
                              capture_output=True, text=True).stdout
