@@ -127,13 +127,20 @@ ThreadState &arch::threadState() {
 void *arch::teamScratch() { return generic(&SharedScratch[0]); }
 size_t arch::teamScratchSize() { return gpu::TeamScratchBytes; }
 
+// The launch itself says how much dynamic shared memory it has, so this
+// does not depend on the device environment (which the default NVPTX flow
+// does not export; see docs/GPU.md).
+static uint32_t dynamicSharedBytes() {
+  // The team-shared address of the dynamic area is its offset in the
+  // block's shared memory.
+  auto Start = uint32_t(reinterpret_cast<uintptr_t>(&__ompx_dynamic_shared[0]));
+  return gpu::dynamicSharedBytes(Start);
+}
+
 void *arch::dynamicSharedMemory() {
-  return deviceEnvironment().DynamicMemSize ? generic(&__ompx_dynamic_shared[0])
-                                            : nullptr;
+  return dynamicSharedBytes() ? generic(&__ompx_dynamic_shared[0]) : nullptr;
 }
-size_t arch::dynamicSharedMemorySize() {
-  return deviceEnvironment().DynamicMemSize;
-}
+size_t arch::dynamicSharedMemorySize() { return dynamicSharedBytes(); }
 
 void *arch::allocGlobal(size_t Size) { return gpu::allocate(Size); }
 void arch::freeGlobal(void *Ptr) { gpu::deallocate(Ptr); }

@@ -38,8 +38,9 @@ constexpr const char *ArchName = "amdgpu";
 
 namespace detail {
 /// Field offsets in hsa_kernel_dispatch_packet_t.
-constexpr size_t PacketWorkgroupSizeX = 4; // uint16_t
-constexpr size_t PacketGridSizeX = 12;     // uint32_t, in work-items
+constexpr size_t PacketWorkgroupSizeX = 4;    // uint16_t
+constexpr size_t PacketGridSizeX = 12;        // uint32_t, in work-items
+constexpr size_t PacketGroupSegmentSize = 28; // uint32_t, bytes of LDS
 inline const uint8_t *dispatchPacket() {
   return reinterpret_cast<const uint8_t *>(__builtin_amdgcn_dispatch_ptr());
 }
@@ -99,6 +100,15 @@ inline uint64_t clockHz(uint64_t ReportedHz) {
 }
 
 inline void pause() { __builtin_amdgcn_s_sleep(1); }
+
+/// Bytes of dynamic team-shared memory: what the launch reserved beyond the
+/// kernel's static allocation, which ends where dynamic memory starts
+/// (\p DynamicStart, the LDS offset of the dynamic area).
+inline uint32_t dynamicSharedBytes(uint32_t DynamicStart) {
+  uint32_t Total = *reinterpret_cast<const uint32_t *>(
+      detail::dispatchPacket() + detail::PacketGroupSegmentSize);
+  return Total > DynamicStart ? Total - DynamicStart : 0;
+}
 
 /// Streaming multiprocessors are not visible to device code; the plugin
 /// reports the device's parallelism in the device environment.

@@ -80,6 +80,14 @@ inline uint64_t clockHz(uint64_t /*ReportedHz*/) { return 1000000000u; }
 
 inline void pause() { __nvvm_nanosleep(32); }
 
+/// Bytes of dynamic shared memory the launch requested (no clang builtin
+/// reads this special register). The start of the area is not needed here.
+inline uint32_t dynamicSharedBytes(uint32_t /*DynamicStart*/) {
+  uint32_t Bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(Bytes));
+  return Bytes;
+}
+
 /// Streaming multiprocessors of the device.
 inline uint32_t multiprocessors() { return __nvvm_read_ptx_sreg_nsmid(); }
 
