@@ -1,4 +1,5 @@
-//===- OclcConstant.cpp - A configuration constant of AMD's device libraries ===//
+//===- OclcConstant.cpp - A configuration constant of AMD's device libraries
+//===//
 //
 // Part of the offload toolchain, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE.TXT for license information.
@@ -20,9 +21,10 @@
 //===----------------------------------------------------------------------===//
 
 #if !defined(OMPX_OCLC_NAME) || !defined(OMPX_OCLC_VALUE)
-#error "define OMPX_OCLC_NAME and OMPX_OCLC_VALUE, e.g. __oclc_ISA_version, 9402"
+#error                                                                         \
+    "define OMPX_OCLC_NAME and OMPX_OCLC_VALUE, e.g. __oclc_ISA_version, 9402"
 #endif
 
 // Constant address space (4), as the device libraries declare it.
-extern "C" __attribute__((address_space(4), visibility("protected"),
-                          weak)) const int OMPX_OCLC_NAME = OMPX_OCLC_VALUE;
+extern "C" __attribute__((address_space(4), visibility("protected"), weak))
+const int OMPX_OCLC_NAME = OMPX_OCLC_VALUE;
