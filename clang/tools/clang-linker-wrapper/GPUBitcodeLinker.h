@@ -1,4 +1,4 @@
-//===- GPUBitcodeLinker.h - LTO of GPU device bitcode ----------*- C++ -*-===//
+//===- GPUBitcodeLinker.h - LTO of GPU device bitcode -----------*- C++ -*-===//
 //
 // Part of the offload toolchain, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE.TXT for license information.

@@ -1,5 +1,4 @@
-//===- GPUDeviceLinkers.h - Device links for NVIDIA and AMD GPUs -*- C++
-//-*-===//
+//===- GPUDeviceLinkers.h - NVIDIA and AMD device links ---------*- C++ -*-===//
 //
 // Part of the offload toolchain, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE.TXT for license information.

@@ -1,5 +1,4 @@
-//===- DriverLibrary.h - A GPU driver library opened at run time -*- C++
-//-*-===//
+//===- DriverLibrary.h - GPU drivers opened at run time ---------*- C++ -*-===//
 //
 // Part of the offload toolchain, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE.TXT for license information.

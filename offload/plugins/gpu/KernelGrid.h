@@ -1,5 +1,4 @@
-//===- KernelGrid.h - Kernel environment and launch grid of GPU kernels -*- C++
-//-*-===//
+//===- KernelGrid.h - Launch grids of GPU kernels ---------------*- C++ -*-===//
 //
 // Part of the offload toolchain, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE.TXT for license information.

@@ -1,5 +1,4 @@
-//===- ArchConfig.h - Inline configuration of the AMDGPU layer ---*- C++
-//-*-===//
+//===- ArchConfig.h - Inline configuration of the AMDGPU layer --*- C++ -*-===//
 //
 // Part of the offload toolchain, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE.TXT for license information.

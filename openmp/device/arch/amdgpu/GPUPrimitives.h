@@ -1,5 +1,4 @@
-//===- GPUPrimitives.h - AMDGPU hardware primitives of the GPU layer -*- C++
-//-*-===//
+//===- GPUPrimitives.h - AMD GPU hardware primitives ------------*- C++ -*-===//
 //
 // Part of the offload toolchain, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE.TXT for license information.

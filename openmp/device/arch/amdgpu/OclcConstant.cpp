@@ -1,4 +1,4 @@
-//===- OclcConstant.cpp - A constant of AMD's device libraries -----------===//
+//===- OclcConstant.cpp - A constant of AMD's device libraries ------------===//
 //
 // Part of the offload toolchain, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE.TXT for license information.
