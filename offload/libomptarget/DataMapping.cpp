@@ -381,8 +381,9 @@ bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
 bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
   // Pass 1, in reverse list order: reference counts and which entries this
   // construct releases.
-  std::vector<MapEntry *> Entries(Maps.Count, nullptr);
+  std::vector<char> Entries(Maps.Count, 0); // the item names an entry
   std::vector<char> Released(Maps.Count, 0);
+  std::vector<uintptr_t> Keys(Maps.Count, 0);
   for (int32_t I = Maps.Count - 1; I >= 0; --I) {
     MapItem Item = Maps.item(I);
     if (Item.Mapper) {
@@ -404,7 +405,8 @@ bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
       continue;
     }
     MapEntry &E = *R.Entry;
-    Entries[I] = &E;
+    Entries[I] = 1;
+    Keys[I] = E.HstBegin;
     int64_t Parent = parentIndex(Item.Type);
     bool IsMember = Parent >= 0 && Parent < Maps.Count &&
                     !has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ);
@@ -432,18 +434,29 @@ bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
                           !has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ) &&
                           Released[Parent];
     Released[I] = Released[I] || ParentReleased;
-    if (has(Item.Type, OMP_TGT_MAPTYPE_FROM) &&
-        (Released[I] || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
-      if (!copyFromDevice(D, *Entries[I], Item))
-        return false;
+    if (!has(Item.Type, OMP_TGT_MAPTYPE_FROM) ||
+        !(Released[I] || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
+      continue;
+    // Found again by key: a declare mapper's own exit (pass 1) may have
+    // removed an entry another item also named.
+    LookupResult R = D.Table.lookup(Keys[I], 0);
+    if (R.Status == LookupResult::Contained && R.Entry->HstBegin == Keys[I] &&
+        !copyFromDevice(D, *R.Entry, Item))
+      return false;
   }
   // Pass 3: free what no reference holds any more.
+  // Several items may name one entry, so entries are found again by their
+  // key: a pointer from pass 1 dangles once its entry is erased.
   std::set<uintptr_t> Freed;
   for (int32_t I = 0; I < Maps.Count; ++I) {
-    MapEntry *E = Entries[I];
-    if (!E || !Released[I] || Freed.count(E->HstBegin) || !E->isReleasable())
+    if (!Entries[I] || !Released[I] || Freed.count(Keys[I]))
       continue;
-    Freed.insert(E->HstBegin);
+    LookupResult R = D.Table.lookup(Keys[I], 0);
+    MapEntry *E = R.Entry;
+    if (R.Status != LookupResult::Contained || E->HstBegin != Keys[I] ||
+        !E->isReleasable())
+      continue;
+    Freed.insert(Keys[I]);
     if (infoFlags() & InfoMappingChanges)
       infoMessage(D.Id,
                   "Removing map entry with HstPtrBegin=0x%016" PRIxPTR

@@ -94,7 +94,7 @@ void removeImageIndirectCalls(plugin::GenericDevice &Device, int32_t DeviceId,
           Device.setIndirectCallTable(Image, nullptr, nullptr, 0))
     OFFLOAD_DEBUG("device %d: removing an indirect-call table: %s", DeviceId,
                   S.message().c_str());
-  if (Registry.numPairs() != Before)
+  if (Registry.numPairs() != Before && !Registry.images().empty())
     (void)installTable(Device, DeviceId, Registry.images(), Registry);
 }
 

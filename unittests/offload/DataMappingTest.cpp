@@ -221,6 +221,20 @@ TEST_F(DataMappingTest, ExtendingAMappingIsAnError) {
   ASSERT_TRUE(exit(Maps().add(A, 4 * sizeof(int), 0)));
 }
 
+TEST_F(DataMappingTest, ItemsSharingAnEntryReleaseItOnce) {
+  int A[4] = {1, 2, 3, 4};
+  Maps M;
+  M.add(A, sizeof A, ToFrom).add(A + 1, sizeof(int), ToFrom);
+  ASSERT_TRUE(enter(M));
+  EXPECT_EQ(entry(A)->DynRefCount, 2u);
+  *reinterpret_cast<int *>(entry(A)->TgtBegin + sizeof(int)) = 20;
+  // Both items drop the count to zero in one construct: one copy back and
+  // one free (the fixture checks nothing stays allocated).
+  ASSERT_TRUE(exit(M));
+  EXPECT_EQ(A[1], 20);
+  EXPECT_EQ(entry(A), nullptr);
+}
+
 TEST_F(DataMappingTest, ZeroLengthSectionsCreateNothing) {
   int A[4] = {};
   ASSERT_TRUE(enter(Maps().add(A, 0, To)));
