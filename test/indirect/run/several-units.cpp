@@ -4,8 +4,11 @@
 // RUN: %clangxx -fopenmp -fopenmp-targets=%target-cpu -c %s -o %t.main.o
 // RUN: %clangxx -fopenmp -fopenmp-targets=%target-cpu -c %S/Inputs/indirect-lib.cpp -o %t.lib.o
 // RUN: %clangxx -fopenmp -fopenmp-targets=%target-cpu %t.main.o %t.lib.o -o %t
+// RUN: %ours-run %t | FileCheck %s
+// Images linked by our wrapper also run on Debian's runtime, which builds
+// the same table.
 // RUN: %upstream-run %t | FileCheck %s
-// REQUIRES: our-linker-wrapper, our-cpu-device-runtime, indirect-plugin
+// REQUIRES: our-libomptarget, our-linker-wrapper, our-cpu-device-runtime, indirect-plugin
 
 #include <omp.h>
 #include <stdio.h>

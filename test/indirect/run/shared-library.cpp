@@ -3,8 +3,11 @@
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %clangxx -fopenmp -fopenmp-targets=%target-cpu -fPIC -shared %S/Inputs/indirect-lib.cpp -o %t.dir/libindirect.so
 // RUN: %clangxx -fopenmp -fopenmp-targets=%target-cpu %s -L%t.dir -lindirect -Wl,-rpath,%t.dir -o %t
+// RUN: %ours-run %t | FileCheck %s
+// Images linked by our wrapper also run on Debian's runtime, which builds
+// the same table.
 // RUN: %upstream-run %t | FileCheck %s
-// REQUIRES: our-linker-wrapper, our-cpu-device-runtime, indirect-plugin
+// REQUIRES: our-libomptarget, our-linker-wrapper, our-cpu-device-runtime, indirect-plugin
 
 #include <omp.h>
 #include <stdio.h>
