@@ -1,8 +1,9 @@
 """A PNG of how ours compares with upstream on every figure.
 
 Bars show the speedup of ours (upstream time / our time, or our bandwidth /
-upstream's), on a log scale centred on 1, so "twice as fast" and "twice as
-slow" are equally long. Figures a side could not measure are listed as n/a.
+upstream's) from the medians, on a log scale centred on 1, so "twice as
+fast" and "twice as slow" are equally long; whiskers show the spread of the
+runs. Figures a side could not measure are listed as n/a.
 """
 
 import os
@@ -36,13 +37,20 @@ def plot_speedups(figures, path, title):
     ax.set_yticks(list(positions))
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
-    low = min([v for v in values] + [0.5])
-    high = max([v for v in values] + [2.0])
+    spreads = [x for f in shown for x in (_speedup_spread(f) or [])]
+    low = min(values + spreads + [0.5])
+    high = max(values + spreads + [2.0])
     ax.set_xlim(low / 1.5, high * 1.5)
+    # Whiskers: the widest spread the runs allow (best run of one side
+    # against the worst of the other).
+    for y, f in zip(positions, shown):
+        spread = _speedup_spread(f)
+        if spread:
+            ax.plot(spread, [y, y], color="black", linewidth=0.8)
     for y, s in zip(positions, speedups):
         text = "n/a" if s is None else "%.2fx" % s
-        ax.text(values[y] * 1.05 if s is not None else 1.05, y, text,
-                va="center", fontsize=8)
+        ax.text(max(values[y], 1.0) * 1.06, y - 0.22, text, va="center",
+                fontsize=8)
     ax.set_xlabel("speedup of ours over upstream (log scale; >1: ours better)")
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
@@ -52,3 +60,13 @@ def plot_speedups(figures, path, title):
     plt.close(fig)
     os.replace(tmp, path)
     return None
+
+
+def _speedup_spread(figure):
+    """[worst, best] speedup over the runs of `figure`, or None."""
+    ours, upstream = figure.summary("ours"), figure.summary("upstream")
+    if not ours or not upstream or min(ours["min"], upstream["min"]) <= 0:
+        return None
+    if figure.better == "lower":
+        return [upstream["min"] / ours["max"], upstream["max"] / ours["min"]]
+    return [ours["min"] / upstream["max"], ours["max"] / upstream["min"]]
