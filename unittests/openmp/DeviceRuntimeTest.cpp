@@ -26,6 +26,7 @@ using namespace ompx;
 
 extern "C" int __ompx_cpu_launch_kernel(const ompx_cpu_launch_request *,
                                         ompx_cpu_launch_result *);
+extern "C" DeviceEnvironmentTy __omp_rtl_device_environment;
 
 namespace {
 
@@ -446,9 +447,22 @@ TEST(DeviceRuntime, HostThreadsSeeTheInitialThread) {
   EXPECT_EQ(omp_get_level(), 0);
 }
 
-TEST(DeviceRuntime, IndirectCallLookupWithoutTableIsIdentity) {
+TEST(DeviceRuntime, IndirectCallLookup) {
   int X;
   EXPECT_EQ(__llvm_omp_indirect_call_lookup(&X), &X);
+  // The table a plugin installs: sorted by host address.
+  int Host[3], Device[3];
+  IndirectCallEntryTy Table[3] = {
+      {&Host[0], &Device[0]}, {&Host[1], &Device[1]}, {&Host[2], &Device[2]}};
+  __omp_rtl_device_environment.IndirectCallTable =
+      reinterpret_cast<uintptr_t>(Table);
+  __omp_rtl_device_environment.IndirectCallTableSize = 3;
+  for (int I = 0; I < 3; ++I)
+    EXPECT_EQ(__llvm_omp_indirect_call_lookup(&Host[I]), &Device[I]);
+  EXPECT_EQ(__kmpc_target_translate_fptr(&Host[2]), &Device[2]);
+  EXPECT_EQ(__llvm_omp_indirect_call_lookup(&X), &X);
+  __omp_rtl_device_environment.IndirectCallTable = 0;
+  __omp_rtl_device_environment.IndirectCallTableSize = 0;
 }
 
 } // namespace

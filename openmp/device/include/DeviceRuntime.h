@@ -200,6 +200,7 @@ void *llvm_omp_get_dynamic_shared();
 
 // Indirect calls (IndirectCall.cpp).
 void *__llvm_omp_indirect_call_lookup(void *HostPtr);
+void *__kmpc_target_translate_fptr(void *FnPtr);
 
 // The OpenMP API on the device (DeviceAPI.cpp).
 int omp_get_thread_num();
