@@ -419,3 +419,28 @@ OFFLOAD_API void ompx_dump_mapping_tables() {
     D->dumpMappingTable("table");
   }
 }
+
+/// The initial device's UID, as upstream names it.
+static const char HostUID[] = "HOST";
+
+OFFLOAD_API const char *omp_get_uid_from_device(int DeviceNum) {
+  if (isHost(DeviceNum))
+    return HostUID;
+  Device *D =
+      DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
+  return D ? D->uid() : nullptr;
+}
+
+/// omp_invalid_device of omp.h when no device has \p DeviceUID.
+OFFLOAD_API int omp_get_device_from_uid(const char *DeviceUID) {
+  constexpr int InvalidDevice = -2;
+  if (!DeviceUID)
+    return InvalidDevice;
+  if (std::strcmp(DeviceUID, HostUID) == 0)
+    return omp_get_initial_device();
+  for (int I = 0, E = visibleDevices(); I < E; ++I)
+    if (Device *D = Runtime::get().device(I))
+      if (const char *UID = D->uid(); UID && std::strcmp(UID, DeviceUID) == 0)
+        return I;
+  return InvalidDevice;
+}

@@ -379,3 +379,15 @@ void Device::dumpMappingTable(const char *Why) {
                 mapName(E.Name).c_str());
   });
 }
+
+const char *Device::uid() {
+  if (!prepare())
+    return nullptr;
+  std::lock_guard<std::mutex> Guard(ImageLock);
+  if (UID.empty()) {
+    UID = PluginDevice->getUID();
+    if (UID.empty())
+      UID = Plugin.Name + "-" + std::to_string(PluginDeviceId);
+  }
+  return UID.c_str();
+}

@@ -82,6 +82,9 @@ public:
 
   void dumpMappingTable(const char *Why);
 
+  /// omp_get_uid_from_device's answer; valid as long as the process.
+  const char *uid();
+
 private:
   struct LoadedLibrary {
     plugin::LoadedImage *Image = nullptr;
@@ -89,6 +92,7 @@ private:
     std::vector<uintptr_t> GlobalHostAddresses;
   };
   std::mutex ImageLock;
+  std::string UID;
   plugin::GenericDevice *PluginDevice = nullptr;
   bool Broken = false;
   uint64_t LoadedGeneration = ~0ull;

@@ -98,6 +98,13 @@ int main(void) {
          omp_get_mapped_ptr(h, dev) == NULL,
          omp_target_is_accessible(h, sizeof h, host));
 
+  // OpenMP 6.0 device UIDs, named as upstream names them.
+  const char *uid = omp_get_uid_from_device(1);
+  // CHECK: uid x86_64-1 HOST back=1 unknown=-2
+  printf("uid %s %s back=%d unknown=%d\n", uid,
+         omp_get_uid_from_device(host), omp_get_device_from_uid(uid),
+         omp_get_device_from_uid("no-such-device"));
+
   void *ph = llvm_omp_target_alloc_host(64, dev);
   void *ps = llvm_omp_target_alloc_shared(64, dev);
   void *pd = llvm_omp_target_alloc_device(64, dev);

@@ -321,6 +321,9 @@ public:
 
   bool supportsUnifiedMemory() const override { return true; }
 
+  /// As upstream's host plugin names its devices.
+  std::string getUID() const override { return "x86_64-" + std::to_string(Id); }
+
   void setDeviceNumbering(int32_t GlobalDeviceId,
                           int32_t NumAllDevices) override {
     GlobalId = GlobalDeviceId;

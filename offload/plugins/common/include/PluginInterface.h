@@ -171,6 +171,11 @@ public:
     (void)GlobalDeviceId;
     (void)NumDevices;
   }
+
+  /// A string naming this device uniquely and stably (omp_get_uid_from_device
+  /// of OpenMP 6.0), e.g. the GPU's UUID. Empty lets libomptarget use
+  /// "<plugin>-<device index in the plugin>".
+  virtual std::string getUID() const { return std::string(); }
 };
 
 /// A plugin: a family of devices behind one driver.
