@@ -163,17 +163,19 @@ int main(int argc, char **argv) {
   auto Launch = reinterpret_cast<ompx_cpu_launch_fn_t>(
       dlsym(Image, OMPX_CPU_LAUNCH_SYMBOL));
   if (Fn && !Env) {
-    // A host-style kernel (clang's CPU code): its arguments are the mapped
-    // pointers; it starts its own parallelism through libomp.
+    // A host-style kernel (clang's CPU code): like a GPU kernel it takes the
+    // launch environment (unused, may be null) before the mapped pointers,
+    // and starts its own parallelism through libomp.
     std::vector<void *> P;
     for (Arg &A : Args)
       P.push_back(A.address());
     switch (P.size()) {
     case 1:
-      reinterpret_cast<void (*)(void *)>(Fn)(P[0]);
+      reinterpret_cast<void (*)(void *, void *)>(Fn)(nullptr, P[0]);
       break;
     case 2:
-      reinterpret_cast<void (*)(void *, void *)>(Fn)(P[0], P[1]);
+      reinterpret_cast<void (*)(void *, void *, void *)>(Fn)(nullptr, P[0],
+                                                             P[1]);
       break;
     default:
       std::fprintf(stderr, "ompdevice-cpu-launch: unsupported arguments\n");
