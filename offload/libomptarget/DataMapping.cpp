@@ -48,6 +48,14 @@ std::string describeItem(const ident_t *Loc, const MapItem &Item) {
   return Text + " at " + sourceLocation(Loc);
 }
 
+/// ", for <describeItem>" when the compiler recorded anything to name (-g),
+/// otherwise nothing.
+std::string forItem(const ident_t *Loc, const MapItem &Item) {
+  if (mapName(Item.Name) == "unknown" && sourceLocation(Loc) == "unknown")
+    return "";
+  return ", for " + describeItem(Loc, Item);
+}
+
 /// Calls a user-defined mapper and returns the components it pushed.
 MapperComponents runMapper(const MapItem &Item) {
   using MapperFn = void (*)(void *Handle, void *Base, void *Begin, int64_t Size,
@@ -92,22 +100,32 @@ bool withMapperList(const MapItem &Item,
   return Action(L);
 }
 
+// The first line of each report is upstream's wording (tests and scripts
+// look for it); what it names is appended.
 void reportOverlap(Device &D, const ident_t *Loc, const MapItem &Item,
                    const MapEntry &E) {
-  errorMessage("explicit extension not allowed: host address specified is "
-               "0x%016" PRIxPTR " (%" PRId64 " bytes), but device allocation "
-               "maps to host at 0x%016" PRIxPTR " (%" PRIu64 " bytes), for %s",
-               addr(Item.Begin), Item.Size, E.HstBegin, E.size(),
-               describeItem(Loc, Item).c_str());
+  userMessage("explicit extension not allowed: host address specified is "
+              "0x%016" PRIxPTR " (%" PRId64 " bytes), but device allocation "
+              "maps to host at 0x%016" PRIxPTR " (%" PRIu64 " bytes)%s",
+              addr(Item.Begin), Item.Size, E.HstBegin, E.size(),
+              forItem(Loc, Item).c_str());
+  errorMessage("Call to getTargetPointer returned null pointer (device "
+               "failure or illegal mapping).");
   if (infoFlags() & InfoMappingTableOnError)
     D.dumpMappingTable("at the failure");
 }
 
-void reportNotPresent(Device &D, const ident_t *Loc, const MapItem &Item) {
-  errorMessage("device mapping required by 'present' map type modifier does "
-               "not exist for host address 0x%016" PRIxPTR " (%" PRId64
-               " bytes) of %s",
-               addr(Item.Begin), Item.Size, describeItem(Loc, Item).c_str());
+enum class PresentCheck { Map, Unmap, Motion };
+
+void reportNotPresent(Device &D, const ident_t *Loc, const MapItem &Item,
+                      PresentCheck Kind) {
+  userMessage("device mapping required by 'present' %s modifier does not "
+              "exist for host address 0x%016" PRIxPTR " (%" PRId64 " bytes)%s",
+              Kind == PresentCheck::Motion ? "motion" : "map type",
+              addr(Item.Begin), Item.Size, forItem(Loc, Item).c_str());
+  if (Kind == PresentCheck::Map)
+    errorMessage("Call to getTargetPointer returned null pointer ('present' "
+                 "map type modifier).");
   if (infoFlags() & InfoMappingTableOnError)
     D.dumpMappingTable("at the failure");
 }
@@ -207,7 +225,7 @@ MapEntry *enterRange(Device &D, const ident_t *Loc, const MapItem &Item,
     return &E;
   }
   if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
-    reportNotPresent(D, Loc, Item);
+    reportNotPresent(D, Loc, Item, PresentCheck::Map);
     Failed = true;
     return nullptr;
   }
@@ -399,7 +417,7 @@ bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
     if (R.Status != LookupResult::Contained) {
       if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT) &&
           !Runtime::get().unifiedSharedMemory()) {
-        reportNotPresent(D, Loc, Item);
+        reportNotPresent(D, Loc, Item, PresentCheck::Unmap);
         return false;
       }
       continue;
@@ -478,7 +496,7 @@ static bool updateRange(Device &D, const ident_t *Loc, const MapItem &Piece) {
   LookupResult R = D.Table.lookup(addr(Piece.Begin), Piece.Size);
   if (R.Status != LookupResult::Contained) {
     if (has(Piece.Type, OMP_TGT_MAPTYPE_PRESENT)) {
-      reportNotPresent(D, Loc, Piece);
+      reportNotPresent(D, Loc, Piece, PresentCheck::Motion);
       return false;
     }
     return true;
@@ -544,7 +562,7 @@ bool offload::mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps) {
     LookupResult R = D.Table.lookup(addr(Item.Begin), Item.Size);
     if (R.Status != LookupResult::Contained) {
       if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
-        reportNotPresent(D, Loc, Item);
+        reportNotPresent(D, Loc, Item, PresentCheck::Motion);
         return false;
       }
       continue; // OpenMP: updating an absent list item does nothing.

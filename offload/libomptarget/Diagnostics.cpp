@@ -114,10 +114,20 @@ void offload::errorMessage(const char *Fmt, ...) {
   va_end(Args);
 }
 
-void offload::fatalError(const char *Fmt, ...) {
+void offload::userMessage(const char *Fmt, ...) {
   va_list Args;
   va_start(Args, Fmt);
-  vprint("omptarget fatal error 1: ", Fmt, Args);
+  vprint("omptarget message: ", Fmt, Args);
+  va_end(Args);
+}
+
+void offload::fatalError(const char *Where, const char *Fmt, ...) {
+  std::string Prefix = "omptarget fatal error 1: ";
+  if (Where)
+    Prefix = std::string(Where) + ": " + Prefix;
+  va_list Args;
+  va_start(Args, Fmt);
+  vprint(Prefix.c_str(), Fmt, Args);
   va_end(Args);
   fflush(stderr);
   abort();

@@ -49,7 +49,12 @@ std::string mapLocation(const void *Name);
 [[gnu::format(printf, 2, 3)]] void infoMessage(int DeviceId, const char *Fmt,
                                                ...);
 [[gnu::format(printf, 1, 2)]] void errorMessage(const char *Fmt, ...);
-[[noreturn, gnu::format(printf, 1, 2)]] void fatalError(const char *Fmt, ...);
+/// "omptarget message: ...": the first line of a mapping failure, worded as
+/// upstream's so existing tests and scripts match it.
+[[gnu::format(printf, 1, 2)]] void userMessage(const char *Fmt, ...);
+/// "[<Where>: ]omptarget fatal error 1: ..." and abort.
+[[noreturn, gnu::format(printf, 2, 3)]] void fatalError(const char *Where,
+                                                        const char *Fmt, ...);
 
 #define OFFLOAD_DEBUG(...)                                                     \
   do {                                                                         \

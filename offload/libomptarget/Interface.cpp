@@ -121,11 +121,15 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
   bool Ok;
   {
     std::lock_guard<std::mutex> Guard(D->MapLock);
-    Ok = mapEnter(*D, Loc, Maps) &&
-         kernelArguments(*D, Loc, Maps, KernelArgs, Privates);
+    Ok = mapEnter(*D, Loc, Maps);
+    if (!Ok)
+      errorMessage("Call to targetDataBegin failed, abort target.");
+    Ok = Ok && kernelArguments(*D, Loc, Maps, KernelArgs, Privates);
   }
-  if (!Ok)
+  if (!Ok) {
+    errorMessage("Failed to process data before launching the kernel.");
     targetConstructFailed(Loc);
+  }
 
   plugin::KernelLaunchParams Params = launchParams(NumTeams, ThreadLimit, Args);
   if (infoFlags() & InfoKernelLaunch)

@@ -54,13 +54,14 @@ Device *offload::selectDevice(int64_t RequestedId, const ident_t *Loc,
 }
 
 void offload::targetConstructFailed(const ident_t *Loc) {
+  // Worded and laid out as upstream's runtime does.
   std::string Where = sourceLocation(Loc);
-  if (Where == "unknown")
+  bool Known = Where != "unknown";
+  if (!Known)
     errorMessage("Source location information not present. Compile with -g "
                  "or -gline-tables-only.");
-  else
-    errorMessage("Source location: %s", Where.c_str());
-  fatalError("failure of target construct while offloading is %s",
+  fatalError(Known ? Where.c_str() : nullptr,
+             "failure of target construct while offloading is %s",
              offloadPolicy() == OffloadPolicy::Mandatory ? "mandatory"
                                                          : "default");
 }
