@@ -112,3 +112,23 @@ TEST(IndirectCallRewriter, FindsIndirectEntries) {
 }
 
 } // namespace
+
+namespace {
+TEST(IndirectCallRewriter, FindsGPUIndirectGlobals) {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, R"(
+define i32 @twice(i32 %x) {
+  ret i32 %x
+}
+@__omp_offloading_fe00_1_twice_l4 = protected constant ptr @twice
+)");
+  ASSERT_TRUE(M);
+  EXPECT_TRUE(offload::hasIndirectOffloadEntries(*M));
+  auto Plain = parse(Ctx, R"(
+@__omp_offloading_fe00_1_counter = global i32 0
+@other = constant ptr @other
+)");
+  ASSERT_TRUE(Plain);
+  EXPECT_FALSE(offload::hasIndirectOffloadEntries(*Plain));
+}
+} // namespace

@@ -62,6 +62,9 @@ public:
     Lto.OptLevel = Options.OptLevel;
     Lto.FileType = CodeGenFileType::ObjectFile;
     Lto.Archives = Options.Archives;
+    Lto.PassPlugins = Job.PassPlugins;
+    for (const std::string &Symbol : Job.RequiredSymbols)
+      Lto.ExternalReferences.insert(Symbol);
     std::vector<std::string> Objects;
     for (const std::string &Input : Job.Inputs) {
       if (isBitcodeFile(Input))

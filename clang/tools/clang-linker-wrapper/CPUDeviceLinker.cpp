@@ -46,6 +46,8 @@ public:
     // Options of the device compilation (-O2, -g, -flto=full...) matter when
     // the inputs are bitcode that clang compiles here.
     Argv.insert(Argv.end(), Job.CompilerArgs.begin(), Job.CompilerArgs.end());
+    for (const std::string &Plugin : Job.PassPlugins)
+      Argv.push_back("-fpass-plugin=" + Plugin);
     for (const std::string &Arg : Job.LLVMArgs) {
       Argv.push_back("-mllvm");
       Argv.push_back(Arg);

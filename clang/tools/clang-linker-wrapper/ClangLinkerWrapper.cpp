@@ -18,6 +18,7 @@
 #include "RelocatableOutput.h"
 #include "TempFiles.h"
 #include "WrapperOptions.h"
+#include "offload/Transforms/IndirectCallRewriter.h"
 
 #include "offload/Offloading/BinaryWrapper.h"
 #include "offload/Offloading/ObjectEmitter.h"
@@ -220,6 +221,19 @@ private:
         if (!PathOrErr)
           return PathOrErr.takeError();
         Job.Inputs.push_back(*PathOrErr);
+      }
+      // Host function pointers called in device bitcode are translated by
+      // the indirect-call pass (docs/IndirectCalls.md) when the program has
+      // `declare target indirect` entries.
+      SmallString<256> IndirectPlugin(Paths.Prefix);
+      sys::path::append(IndirectPlugin, "lib", "OffloadIndirectCalls.so");
+      if (Job.HasBitcode && sys::fs::exists(IndirectPlugin) &&
+          any_of(Group.Images, [](const InputImage *Image) {
+            return offload::deviceImageHasIndirectEntries(MemoryBufferRef(
+                Image->File.getBinary()->getImage(), Image->Origin));
+          })) {
+        Job.PassPlugins.push_back(IndirectPlugin.str().str());
+        Job.RequiredSymbols.push_back(offload::IndirectCallLookupName.str());
       }
       Job.LinkerArgs =
           WrapperConfig::forTriple(Config.DeviceLinkerArgs, Group.TheTriple);

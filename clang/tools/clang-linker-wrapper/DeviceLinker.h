@@ -46,6 +46,12 @@ struct DeviceLinkJob {
   std::vector<std::string> Inputs;
   /// True when some input is LLVM bitcode rather than an object.
   bool HasBitcode = false;
+  /// Pass plugins to run on the bitcode inputs (the indirect-call pass of
+  /// docs/IndirectCalls.md, when the program declares indirect functions).
+  std::vector<std::string> PassPlugins;
+  /// Symbols the pass plugins make the code call: the device runtime's
+  /// members defining them must be linked even if no input names them yet.
+  std::vector<std::string> RequiredSymbols;
   /// `--device-linker=` values for this triple.
   std::vector<std::string> LinkerArgs;
   /// `--device-compiler=` values for this triple.

@@ -263,6 +263,7 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
                         .value_or(CodeGenOptLevel::Default);
   Conf.CGFileType = Link.FileType;
   Conf.RelocModel = Reloc::PIC_;
+  Conf.PassPlugins = Link.PassPlugins;
   Conf.DiagHandler = [&Errors](const DiagnosticInfo &Info) {
     std::string Message;
     raw_string_ostream OS(Message);

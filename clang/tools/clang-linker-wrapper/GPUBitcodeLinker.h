@@ -67,6 +67,8 @@ struct GPUBitcodeLink {
   std::vector<std::string> Archives;
   /// Symbols that non-bitcode inputs (e.g. cubins) reference.
   llvm::StringSet<> ExternalReferences;
+  /// Pass plugins LTO loads (DeviceLinkJob::PassPlugins).
+  std::vector<std::string> PassPlugins;
 };
 
 /// Runs \p Link. Returns the generated PTX or object file, or an empty

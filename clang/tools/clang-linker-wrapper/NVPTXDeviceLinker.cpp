@@ -140,6 +140,9 @@ public:
     Lto.FileType = CodeGenFileType::AssemblyFile;
     Lto.Features = {"+ptx" + std::to_string(ptxVersionFor(Job.Arch))};
     Lto.Archives = Options.Archives;
+    Lto.PassPlugins = Job.PassPlugins;
+    for (const std::string &Symbol : Job.RequiredSymbols)
+      Lto.ExternalReferences.insert(Symbol);
     std::vector<std::string> Cubins;
     for (const std::string &Input : Job.Inputs) {
       if (isBitcodeFile(Input)) {

@@ -262,6 +262,16 @@ bool isOpenMPDeviceModule(const Module &M) {
 }
 
 bool hasIndirectOffloadEntries(const Module &M) {
+  // GPU device code has no entry table, but clang gives every indirect
+  // function (and every registered vtable) a constant global
+  // `__omp_offloading_<ids>_<name>_l<line>[addr]` holding its device address,
+  // which the runtime reads.
+  for (const GlobalVariable &GV : M.globals())
+    if (GV.getName().starts_with("__omp_offloading_") && GV.isConstant() &&
+        GV.hasInitializer())
+      if (isa<Function, GlobalVariable>(
+              GV.getInitializer()->stripPointerCasts()))
+        return true;
   // Both entry layouts keep the 32-bit flags as their fourth field.
   constexpr unsigned FlagsField = 3;
   constexpr uint64_t IndirectFlags = 0x8 /* function */ | 0x20 /* vtable */;

@@ -38,6 +38,7 @@
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
+class MemoryBufferRef;
 class Module;
 } // namespace llvm
 
@@ -82,9 +83,18 @@ struct IndirectCallRewriterStats {
 /// module (clang's `openmp-device` module flag).
 bool isOpenMPDeviceModule(const llvm::Module &M);
 
-/// True when \p M (device or host IR) carries offload entries flagged
-/// `declare target indirect` (functions or vtables) in its entry table.
+/// True when \p M (device or host IR) declares `declare target indirect`
+/// functions or vtables: entries flagged so in its entry table, or (device
+/// code for GPUs has no entry table) the constant globals clang gives them
+/// for the runtime to read.
 bool hasIndirectOffloadEntries(const llvm::Module &M);
+
+/// True when the device image \p Image (an object file or LLVM bitcode, as
+/// found in a fat object) has offload entries flagged `declare target
+/// indirect`: the linker wrapper runs the pass on a device link only then.
+/// An image that cannot be read counts as having none; the device link
+/// itself reports it.
+bool deviceImageHasIndirectEntries(llvm::MemoryBufferRef Image);
 
 /// Rewrites \p M as described above; does nothing to a module that is not
 /// device code unless \p Options.Force is set.
