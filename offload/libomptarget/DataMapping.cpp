@@ -111,7 +111,7 @@ void reportOverlap(Device &D, const ident_t *Loc, const MapItem &Item,
               forItem(Loc, Item).c_str());
   errorMessage("Call to getTargetPointer returned null pointer (device "
                "failure or illegal mapping).");
-  if (infoFlags() & InfoMappingTableOnError)
+  if (infoFlags() & InfoDumpTable)
     D.dumpMappingTable("at the failure");
 }
 
@@ -126,7 +126,7 @@ void reportNotPresent(Device &D, const ident_t *Loc, const MapItem &Item,
   if (Kind == PresentCheck::Map)
     errorMessage("Call to getTargetPointer returned null pointer ('present' "
                  "map type modifier).");
-  if (infoFlags() & InfoMappingTableOnError)
+  if (infoFlags() & InfoDumpTable)
     D.dumpMappingTable("at the failure");
 }
 
@@ -215,13 +215,23 @@ MapEntry *enterRange(Device &D, const ident_t *Loc, const MapItem &Item,
       else
         ++E.DynRefCount;
     }
-    if (infoFlags() & InfoMappingChanges)
+    if (infoFlags() & InfoMappingExists) {
+      bool Counted = CountReference && !E.Permanent;
+      bool Hold = has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD);
+      bool Implicit = has(Item.Type, OMP_TGT_MAPTYPE_IMPLICIT);
+      std::string Dyn = E.Permanent ? "INF" : std::to_string(E.DynRefCount);
+      std::string HoldCount = std::to_string(E.HoldRefCount);
+      std::string &Changed = Counted && Hold ? HoldCount : Dyn;
+      Changed += Counted ? " (incremented)" : " (update suppressed)";
       infoMessage(D.Id,
-                  "Mapping exists with HstPtrBegin=0x%016" PRIxPTR
+                  "Mapping exists%s with HstPtrBegin=0x%016" PRIxPTR
                   ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
-                  ", DynRefCount=%" PRIu64 ", HoldRefCount=%" PRIu64,
-                  Begin, E.translate(Begin), Item.Size, E.DynRefCount,
-                  E.HoldRefCount);
+                  ", DynRefCount=%s, HoldRefCount=%s%s%s",
+                  Implicit ? " (implicit)" : "", Begin, E.translate(Begin),
+                  Item.Size, Dyn.c_str(), HoldCount.c_str(),
+                  Implicit ? ", Name=" : "",
+                  Implicit ? mapName(Item.Name).c_str() : "");
+    }
     return &E;
   }
   if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
@@ -260,11 +270,11 @@ MapEntry *enterRange(Device &D, const ident_t *Loc, const MapItem &Item,
   if (infoFlags() & InfoMappingChanges)
     infoMessage(D.Id,
                 "Creating new map entry with HstPtrBase=0x%016" PRIxPTR
-                ", HstPtrBegin=0x%016" PRIxPTR ", TgtPtrBegin=0x%016" PRIxPTR
-                ", Size=%" PRId64 ", DynRefCount=%" PRIu64
-                ", HoldRefCount=%" PRIu64 ", Name=%s",
-                New.HstBase, Begin, New.TgtBegin, Item.Size, New.DynRefCount,
-                New.HoldRefCount, mapName(Item.Name).c_str());
+                ", HstPtrBegin=0x%016" PRIxPTR ", TgtAllocBegin=0x%016" PRIxPTR
+                ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
+                ", DynRefCount=%" PRIu64 ", HoldRefCount=%" PRIu64 ", Name=%s",
+                New.HstBase, Begin, New.TgtBegin, New.TgtBegin, Item.Size,
+                New.DynRefCount, New.HoldRefCount, mapName(Item.Name).c_str());
   return &D.Table.insert(New);
 }
 
@@ -439,6 +449,25 @@ bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
       }
     }
     Released[I] = E.isReleasable();
+    if (infoFlags() & InfoMappingExists) {
+      bool Hold = has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD);
+      std::string Dyn = E.Permanent ? "INF" : std::to_string(E.DynRefCount);
+      std::string HoldCount = std::to_string(E.HoldRefCount);
+      std::string &Changed = Hold ? HoldCount : Dyn;
+      if (IsMember || E.Permanent)
+        Changed += " (update suppressed)";
+      else if (has(Item.Type, OMP_TGT_MAPTYPE_DELETE))
+        Changed += " (reset, delayed deletion)";
+      else
+        Changed +=
+            Released[I] ? " (decremented, delayed deletion)" : " (decremented)";
+      infoMessage(D.Id,
+                  "Mapping exists with HstPtrBegin=0x%016" PRIxPTR
+                  ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
+                  ", DynRefCount=%s, HoldRefCount=%s",
+                  addr(Item.Begin), E.translate(addr(Item.Begin)), Item.Size,
+                  Dyn.c_str(), HoldCount.c_str());
+    }
   }
   // Pass 2: copies back, while every device copy still exists.
   for (int32_t I = 0; I < Maps.Count; ++I) {
@@ -466,7 +495,7 @@ bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
   // Several items may name one entry, so entries are found again by their
   // key: a pointer from pass 1 dangles once its entry is erased.
   std::set<uintptr_t> Freed;
-  for (int32_t I = 0; I < Maps.Count; ++I) {
+  for (int32_t I = Maps.Count - 1; I >= 0; --I) {
     if (!Entries[I] || !Released[I] || Freed.count(Keys[I]))
       continue;
     LookupResult R = D.Table.lookup(Keys[I], 0);
@@ -628,32 +657,25 @@ static std::string mapTypeName(int64_t Type) {
   bool To = has(Type, OMP_TGT_MAPTYPE_TO),
        From = has(Type, OMP_TGT_MAPTYPE_FROM);
   if (has(Type, OMP_TGT_MAPTYPE_LITERAL))
-    return "firstprivate(literal)";
+    return "firstprivate";
   if (has(Type, OMP_TGT_MAPTYPE_PRIVATE))
     return To ? "firstprivate" : "private";
   if (has(Type, OMP_TGT_MAPTYPE_ATTACH))
     return "attach";
-  std::string Kind = To && From ? "tofrom"
-                     : To       ? "to"
-                     : From     ? "from"
-                                : "alloc";
-  std::string Prefix;
-  if (has(Type, OMP_TGT_MAPTYPE_ALWAYS))
-    Prefix += "always,";
-  if (has(Type, OMP_TGT_MAPTYPE_PRESENT))
-    Prefix += "present,";
-  if (has(Type, OMP_TGT_MAPTYPE_IMPLICIT))
-    Prefix += "implicit,";
-  return Prefix + Kind;
+  if (has(Type, OMP_TGT_MAPTYPE_DELETE))
+    return "delete";
+  return To && From ? "tofrom" : To ? "to" : From ? "from" : "alloc";
 }
 
-void offload::printKernelMaps(Device &D, const ident_t *Loc,
-                              const MapList &Maps) {
-  infoMessage(D.Id, "Entering OpenMP kernel at %s with %d arguments:",
+void offload::printConstructMaps(Device &D, const char *Construct,
+                                 const ident_t *Loc, const MapList &Maps) {
+  // Worded as upstream's runtime, down to the trailing space of each item.
+  infoMessage(D.Id, "%s at %s with %d arguments:", Construct,
               sourceLocation(Loc).c_str(), Maps.Count);
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
-    infoMessage(D.Id, "%s(%s)[%" PRId64 "]", mapTypeName(Item.Type).c_str(),
-                mapName(Item.Name).c_str(), Item.Size);
+    infoMessage(D.Id, "%s(%s)[%" PRId64 "] %s", mapTypeName(Item.Type).c_str(),
+                mapName(Item.Name).c_str(), Item.Size,
+                has(Item.Type, OMP_TGT_MAPTYPE_IMPLICIT) ? "(implicit)" : "");
   }
 }

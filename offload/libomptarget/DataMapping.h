@@ -74,8 +74,10 @@ struct PrivateAllocations {
 bool kernelArguments(Device &D, const ident_t *Loc, const MapList &Maps,
                      std::vector<void *> &Args, PrivateAllocations &Privates);
 
-/// Prints the maps of a launch when LIBOMPTARGET_INFO asks for it.
-void printKernelMaps(Device &D, const ident_t *Loc, const MapList &Maps);
+/// Prints "<Construct> at <loc> with N arguments:" and one line per map
+/// (LIBOMPTARGET_INFO bit 0x01).
+void printConstructMaps(Device &D, const char *Construct, const ident_t *Loc,
+                        const MapList &Maps);
 
 } // namespace offload
 

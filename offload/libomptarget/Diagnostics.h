@@ -23,14 +23,14 @@
 
 namespace offload {
 
-/// LIBOMPTARGET_INFO bits (upstream meanings).
+/// LIBOMPTARGET_INFO bits, with upstream's meanings.
 enum InfoKind : uint32_t {
-  InfoLoadedImages = 0x01, ///< images and entries when they are loaded
-  InfoMappingTableOnError = 0x02,
-  InfoKernelArgs = 0x04, ///< each launch with its maps
-  InfoMappingChanges = 0x08,
-  InfoKernelLaunch = 0x10,
-  InfoDataTransfers = 0x20,
+  InfoKernelArgs = 0x01,     ///< each kernel/data construct with its maps
+  InfoMappingExists = 0x02,  ///< a map found an existing entry
+  InfoDumpTable = 0x04,      ///< the mapping table after each construct
+  InfoMappingChanges = 0x08, ///< entries created and removed
+  InfoPluginKernel = 0x10,   ///< kernel launches, images loaded
+  InfoDataTransfers = 0x20,  ///< every copy between host and device
 };
 
 uint32_t infoFlags();

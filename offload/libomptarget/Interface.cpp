@@ -52,6 +52,12 @@ void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
   if (!D)
     return; // Runs on the host: nothing to map.
   TraceScope Trace(Construct, sourceLocation(Loc));
+  static const char *const InfoHeaders[] = {
+      "Entering OpenMP data region with being_mapper",
+      "Exiting OpenMP data region with end_mapper",
+      "Updating data within the OpenMP data region with update_mapper"};
+  if (infoFlags() & InfoKernelArgs)
+    printConstructMaps(*D, InfoHeaders[static_cast<int>(Action)], Loc, Maps);
   bool Ok;
   {
     std::lock_guard<std::mutex> Guard(D->MapLock);
@@ -66,6 +72,8 @@ void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
       Ok = mapUpdate(*D, Loc, Maps);
       break;
     }
+    if (Ok && Action != DataAction::Exit && (infoFlags() & InfoDumpTable))
+      D->dumpMappingTable(("after block at " + sourceLocation(Loc)).c_str());
   }
   if (!Ok)
     targetConstructFailed(Loc);
@@ -114,7 +122,7 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
                          Args->ArgPtrs, Args->ArgSizes, Args->ArgTypes,
                          Args->ArgNames, Args->ArgMappers);
   if (infoFlags() & InfoKernelArgs)
-    printKernelMaps(*D, Loc, Maps);
+    printConstructMaps(*D, "Entering OpenMP kernel", Loc, Maps);
 
   std::vector<void *> KernelArgs;
   PrivateAllocations Privates;
@@ -132,10 +140,10 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
   }
 
   plugin::KernelLaunchParams Params = launchParams(NumTeams, ThreadLimit, Args);
-  if (infoFlags() & InfoKernelLaunch)
+  if (infoFlags() & InfoPluginKernel)
     infoMessage(D->Id,
-                "Launching kernel %s with %u team(s) and thread limit "
-                "%u",
+                "Launching kernel %s with [%u,1,1] blocks and [%u,1,1] threads "
+                "(0: the device chooses)",
                 KernelName.c_str(), Params.NumTeams, Params.ThreadLimit);
   {
     TraceScope Trace("kernel", KernelName);
@@ -149,6 +157,8 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
   {
     std::lock_guard<std::mutex> Guard(D->MapLock);
     Ok = mapExit(*D, Loc, Maps);
+    if (Ok && (infoFlags() & InfoDumpTable))
+      D->dumpMappingTable(("after block at " + sourceLocation(Loc)).c_str());
   }
   for (void *P : Privates.Pointers)
     (void)D->plugin().free(P, plugin::AllocKind::Device);

@@ -273,7 +273,7 @@ void Device::loadLibrary(RegisteredLibrary &Lib) {
     Broken = true;
     return;
   }
-  if (infoFlags() & InfoLoadedImages)
+  if (infoFlags() & InfoPluginKernel)
     infoMessage(Id, "Loaded %s with %zu entries", Image->Description.c_str(),
                 Image->Entries.size());
   bool USM = Runtime::get().unifiedSharedMemory();
@@ -362,21 +362,22 @@ plugin::KernelHandle Device::findKernel(const void *HostId, std::string &Name) {
 }
 
 void Device::dumpMappingTable(const char *Why) {
-  infoMessage(Id, "OpenMP Host-Device pointer mappings %s:", Why);
   if (Table.empty()) {
-    infoMessage(Id, "  (table empty)");
+    infoMessage(Id, "OpenMP Host-Device pointer mappings table empty");
     return;
   }
-  infoMessage(Id, "  Host Ptr            Target Ptr          Size (B) "
-                  "DynRefCount HoldRefCount Declaration");
+  // Laid out as upstream's runtime prints it.
+  infoMessage(Id, "OpenMP Host-Device pointer mappings %s:", Why);
+  infoMessage(Id, "Host Ptr           Target Ptr         Size (B) DynRefCount "
+                  "HoldRefCount Declaration");
   Table.forEach([&](const MapEntry &E) {
-    infoMessage(Id, "  0x%016lx  0x%016lx  %-8lu %-11s %-12lu %s",
+    infoMessage(Id, "0x%016lx 0x%016lx %-8lu %-11s %-12lu %s at %s",
                 static_cast<unsigned long>(E.HstBegin),
                 static_cast<unsigned long>(E.TgtBegin),
                 static_cast<unsigned long>(E.size()),
                 E.Permanent ? "INF" : std::to_string(E.DynRefCount).c_str(),
                 static_cast<unsigned long>(E.HoldRefCount),
-                mapName(E.Name).c_str());
+                mapName(E.Name).c_str(), mapLocation(E.Name).c_str());
   });
 }
 
