@@ -428,6 +428,40 @@ TEST(DeviceRuntime, TeamAndThreadIdentity) {
     EXPECT_EQ(S.load(), 1);
 }
 
+struct TaskShareds {
+  int *Out;
+};
+
+int32_t taskRoutine(int32_t, void *Task) {
+  // The compiler's task layout starts with the shareds pointer.
+  auto *Shareds = *static_cast<TaskShareds **>(Task);
+  *Shareds->Out += 1;
+  return 0;
+}
+
+TEST(DeviceRuntime, TasksRunWhenCreated) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  std::vector<int> Counts(2 * 2, 0);
+  launch(Env, 2, 2, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    int &Mine = Counts[omp_get_team_num() * 2 +
+                       __kmpc_get_hardware_thread_id_in_block()];
+    for (int I = 0; I < 3; ++I) {
+      void *Task = __kmpc_omp_task_alloc(nullptr, 0, 1, 40, sizeof(TaskShareds),
+                                         (void *)taskRoutine);
+      (*static_cast<TaskShareds **>(Task))->Out = &Mine;
+      __kmpc_omp_task(nullptr, 0, Task);
+      // Undeferred: done as soon as the call returns.
+      EXPECT_EQ(Mine, I + 1);
+    }
+    EXPECT_EQ(__kmpc_omp_taskwait(nullptr, 0), 0);
+    __kmpc_target_deinit();
+  });
+  for (int C : Counts)
+    EXPECT_EQ(C, 3);
+}
+
 TEST(DeviceRuntime, RejectsBadRequests) {
   ompx_cpu_launch_request R = {};
   R.Version = OMPX_CPU_LAUNCH_VERSION + 1;

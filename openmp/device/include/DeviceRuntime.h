@@ -191,6 +191,23 @@ void __kmpc_end_reduce(IdentTy *Loc, int32_t Gtid, ompx::CriticalNameTy *Lock);
 void __kmpc_end_reduce_nowait(IdentTy *Loc, int32_t Gtid,
                               ompx::CriticalNameTy *Lock);
 
+// Explicit tasks, all undeferred (Tasks.cpp).
+void *__kmpc_omp_task_alloc(IdentTy *Loc, int32_t Gtid, int32_t Flags,
+                            size_t TaskSize, size_t SharedsSize, void *Routine);
+int32_t __kmpc_omp_task(IdentTy *Loc, int32_t Gtid, void *Task);
+int32_t __kmpc_omp_task_with_deps(IdentTy *Loc, int32_t Gtid, void *Task,
+                                  int32_t NumDeps, void *Deps,
+                                  int32_t NumNoAliasDeps, void *NoAliasDeps);
+void __kmpc_omp_task_begin_if0(IdentTy *Loc, int32_t Gtid, void *Task);
+void __kmpc_omp_task_complete_if0(IdentTy *Loc, int32_t Gtid, void *Task);
+void __kmpc_omp_wait_deps(IdentTy *Loc, int32_t Gtid, int32_t NumDeps,
+                          void *Deps, int32_t NumNoAliasDeps,
+                          void *NoAliasDeps);
+int32_t __kmpc_omp_taskwait(IdentTy *Loc, int32_t Gtid);
+int32_t __kmpc_omp_taskyield(IdentTy *Loc, int32_t Gtid, int32_t EndPart);
+void __kmpc_taskgroup(IdentTy *Loc, int32_t Gtid);
+void __kmpc_end_taskgroup(IdentTy *Loc, int32_t Gtid);
+
 // Team-shared memory (SharedStack.cpp).
 void *__kmpc_alloc_shared(uint64_t Bytes);
 void __kmpc_free_shared(void *Ptr, uint64_t Bytes);
