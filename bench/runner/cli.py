@@ -147,7 +147,8 @@ def main(argv=None):
     lines += ["", report.format_table(figures), ""]
     lines.append("Ours/upstream is the ratio of medians; the verdict reads it "
                  "in the figure's direction (lower time or higher bandwidth "
-                 "is better).")
+                 "is better).\n\"Runs overlap\": the min-max ranges of the "
+                 "two sides overlap, so the difference may be noise.")
     lines += ["Note: " + n for n in notes]
 
     document = {

@@ -55,15 +55,23 @@ class Figure:
             return None
         return 1.0 / ratio if self.better == "lower" else ratio
 
+    def ranges_overlap(self):
+        """True when some run of each side lies within the other's min-max:
+        the difference of the medians may be noise."""
+        ours, upstream = self.summary("ours"), self.summary("upstream")
+        if not ours or not upstream:
+            return False
+        return ours["min"] <= upstream["max"] and upstream["min"] <= ours["max"]
+
     def verdict(self, tolerance=0.03):
         speedup = self.speedup()
         if speedup is None:
             return ""
         if abs(speedup - 1.0) <= tolerance:
             return "same (within 3%)"
-        if speedup > 1:
-            return "ours %.2fx better" % speedup
-        return "ours %.2fx WORSE" % (1.0 / speedup)
+        text = ("ours %.2fx better" % speedup if speedup > 1 else
+                "ours %.2fx WORSE" % (1.0 / speedup))
+        return text + (" (runs overlap)" if self.ranges_overlap() else "")
 
     def to_json(self):
         return {
@@ -75,5 +83,6 @@ class Figure:
             "ratio_ours_over_upstream": self.ratio(),
             "speedup_of_ours": self.speedup(),
             "verdict": self.verdict(),
+            "ranges_overlap": self.ranges_overlap(),
             "note": self.note,
         }

@@ -18,7 +18,7 @@ PROFILES = {
                     many_maps_iterations=2000, bandwidth_mib=1024,
                     kernels=5000, kernel_units=10,
                     link_units=50, archive_members=200,
-                    indirect_calls=2000000),
+                    indirect_calls=1000000),
     # Same shapes, smaller sizes, fewer runs: a first look in under 2 minutes.
     "quick": Profile("quick", reps=3, empty_iterations=5000,
                      small_buffers=10000, small_buffer_bytes=64,
