@@ -220,8 +220,10 @@ OFFLOAD_API void llvm_omp_target_free_shared(void *Ptr, int DeviceNum) {
 }
 
 OFFLOAD_API int omp_target_is_present(const void *Ptr, int DeviceNum) {
-  if (!Ptr || isHost(DeviceNum))
+  if (isHost(DeviceNum))
     return 1;
+  if (!Ptr)
+    return 0; // nothing is mapped at address zero (as upstream answers)
   Device *D =
       DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
   if (!D)
@@ -234,6 +236,10 @@ OFFLOAD_API int omp_target_is_present(const void *Ptr, int DeviceNum) {
          LookupResult::Contained;
 }
 
+/// Whether device code may dereference the host address \p Ptr directly.
+/// A CPU device physically could, but this runtime keeps device data in
+/// separate allocations, so (as upstream) only under `requires
+/// unified_shared_memory` on a device that supports it.
 OFFLOAD_API int omp_target_is_accessible(const void *Ptr, size_t Size,
                                          int DeviceNum) {
   (void)Ptr;
@@ -244,7 +250,8 @@ OFFLOAD_API int omp_target_is_accessible(const void *Ptr, size_t Size,
       DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
   if (!D || !D->prepare())
     return 0;
-  return D->plugin().supportsUnifiedMemory();
+  return Runtime::get().unifiedSharedMemory() &&
+         D->plugin().supportsUnifiedMemory();
 }
 
 OFFLOAD_API void *omp_get_mapped_ptr(const void *Ptr, int DeviceNum) {

@@ -20,9 +20,10 @@ int main(void) {
   int x = 1;
 #pragma omp target map(to : x)
   x = 5; // with unified memory a `to` map still shares the host copy
-  // CHECK: data[99]=198 x=5 present=1 same=1
-  printf("data[99]=%d x=%d present=%d same=%d\n", data[99], x,
-         omp_target_is_present(data, 0), omp_get_mapped_ptr(data, 0) == data);
+  // CHECK: data[99]=198 x=5 present=1 same=1 accessible=1
+  printf("data[99]=%d x=%d present=%d same=%d accessible=%d\n", data[99], x,
+         omp_target_is_present(data, 0), omp_get_mapped_ptr(data, 0) == data,
+         omp_target_is_accessible(data, n * sizeof(int), 0));
   free(data);
   return 0;
 }
