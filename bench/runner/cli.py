@@ -135,6 +135,8 @@ def main(argv=None):
         measure_link(toolchain, profile, ln, log, args.timeout)
         figures += ln
 
+    # A busy machine makes every figure noisier; say how busy it was.
+    about["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     title = "bench/run (%s profile, %d runs per figure and side)" % (
         profile.name, profile.reps)
     lines = [title] + machine.format_lines(about) + [

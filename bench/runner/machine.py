@@ -81,11 +81,16 @@ def _os_name():
 
 
 def format_lines(machine):
+    loads = "load average at start: %s" % " ".join(
+        str(x) for x in machine["load_average_at_start"])
+    if "load_average_at_end" in machine:
+        loads += ", at end: %s" % " ".join(
+            str(x) for x in machine["load_average_at_end"])
     return [
         "Machine: %s, %s cores, %s GiB, %s, %s" % (
             machine["cpu"], machine["cores"], machine["memory_gib"],
             machine["kernel"], machine["os"]),
-        "LLVM:    %s;  measured tree: %s;  load average at start: %s" % (
-            machine["llvm"], machine["revision"],
-            " ".join(str(x) for x in machine["load_average_at_start"])),
+        "LLVM:    %s;  measured tree: %s" % (machine["llvm"],
+                                            machine["revision"]),
+        "Load:    %s (%s cores)" % (loads, machine["cores"]),
     ]
