@@ -462,6 +462,24 @@ TEST(DeviceRuntime, TasksRunWhenCreated) {
     EXPECT_EQ(C, 3);
 }
 
+TEST(DeviceRuntime, GenericSPMDKeepsGenericSemanticsWithStateMachine) {
+  // Flang's "Generic-SPMD" kernels still ask for the state machine: one
+  // thread per team runs the user code. An optimizer-SPMDized kernel does
+  // not: every thread does.
+  for (uint8_t UseStateMachine : {1, 0}) {
+    KernelEnvironmentTy Env = makeEnv(ExecModeGenericSPMD);
+    Env.Configuration.UseGenericStateMachine = UseStateMachine;
+    std::atomic<int> Users{0};
+    launch(Env, 2, 3, [&](KernelLaunchEnvironmentTy *L) {
+      if (__kmpc_target_init(&Env, L) != -1)
+        return;
+      Users.fetch_add(1);
+      __kmpc_target_deinit();
+    });
+    EXPECT_EQ(Users.load(), UseStateMachine ? 2 : 2 * 3);
+  }
+}
+
 TEST(DeviceRuntime, RejectsBadRequests) {
   ompx_cpu_launch_request R = {};
   R.Version = OMPX_CPU_LAUNCH_VERSION + 1;

@@ -22,8 +22,18 @@ using namespace ompx;
 
 namespace {
 
+/// Whether every thread runs the kernel's user code. "Generic-SPMD" (both
+/// mode bits) means two different things: a generic kernel that the
+/// optimizer (OpenMPOpt) made safe to run on every thread, which then no
+/// longer needs the state machine; and what Flang emits for `teams
+/// distribute` around a `parallel`, which still asks for the state machine
+/// and whose team-level code (privatized variables, stores after the inner
+/// region) is correct only when one thread per team runs it.
 bool isSPMDMode(const KernelEnvironmentTy *Env) {
-  return Env && (Env->Configuration.ExecMode & ExecModeSPMD);
+  if (!Env || !(Env->Configuration.ExecMode & ExecModeSPMD))
+    return false;
+  return Env->Configuration.ExecMode != ExecModeGenericSPMD ||
+         !Env->Configuration.UseGenericStateMachine;
 }
 
 /// The worker side of the generic-mode state machine: wait for a region,
