@@ -7,7 +7,7 @@
 program generic_nested
   use omp_lib
   implicit none
-  integer :: outer, inner, level, total, i, a(100), crit, single
+  integer :: outer, inner, level, total, i, a(100), crit, single, tid(0:7)
   outer = 0
   inner = 0
   level = 0
@@ -51,4 +51,20 @@ program generic_nested
   !$omp end target teams
   ! CHECK: distribute: 5150
   print '(A,I0)', 'distribute: ', sum(a)
+
+  ! Clauses fix the number of threads.
+  tid = -1
+  !$omp target parallel num_threads(3) map(tofrom: tid)
+  tid(omp_get_thread_num()) = omp_get_num_threads()
+  !$omp end target parallel
+  ! CHECK: num_threads(3): 3 3 3 -1
+  print '(A,4(1X,I0))', 'num_threads(3):', tid(0:3)
+  tid = -1
+  !$omp target teams num_teams(2) thread_limit(3) map(tofrom: tid)
+  !$omp parallel
+  if (omp_get_team_num() == 1) tid(omp_get_thread_num()) = omp_get_num_threads()
+  !$omp end parallel
+  !$omp end target teams
+  ! CHECK: thread_limit(3): 3 3 3 -1
+  print '(A,4(1X,I0))', 'thread_limit(3):', tid(0:3)
 end program generic_nested

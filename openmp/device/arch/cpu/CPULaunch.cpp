@@ -49,6 +49,8 @@ namespace {
 /// Most threads per team and teams per launch we accept.
 constexpr uint32_t MaxThreadsPerTeam = 1024;
 constexpr uint32_t MaxTeams = 1u << 20;
+/// The thread bound Flang and clang give a CPU kernel without a clause.
+constexpr uint32_t CompilerDefaultThreadBound = 256;
 /// Team scratch memory per thread (for __kmpc_alloc_shared), and minimum.
 constexpr size_t ScratchPerThread = 4096;
 constexpr size_t MinScratch = 64 * 1024;
@@ -205,9 +207,16 @@ Grid chooseGrid(const ompx_cpu_launch_request &Request,
   G.NumThreads = Request.ThreadLimit;
   if (!G.NumThreads)
     G.NumThreads = envCount("OMP_TEAMS_THREAD_LIMIT");
-  if (!G.NumThreads)
+  if (!G.NumThreads) {
     // At least two, so parallel regions are parallel even on one processor.
     G.NumThreads = Procs > 2 ? Procs : 2;
+    // The compilers put a num_threads or thread_limit clause into the
+    // kernel's bound (Flang passes no thread limit to the launch); a bound
+    // below their default is such a clause, and it is honoured exactly.
+    if (Config && Config->MaxThreads > 0 &&
+        uint32_t(Config->MaxThreads) < CompilerDefaultThreadBound)
+      G.NumThreads = uint32_t(Config->MaxThreads);
+  }
   if (Config && Config->MaxThreads > 0 &&
       G.NumThreads > uint32_t(Config->MaxThreads))
     G.NumThreads = uint32_t(Config->MaxThreads);
