@@ -94,25 +94,18 @@ int omp_in_final() {
   return 0;
 }
 
-int omp_is_initial_device() {
-  OMPX_FORWARD_TO_HOST(omp_is_initial_device, int, ());
-  return 0;
-}
+// Whatever thread calls them, these run in device code (the image holds
+// nothing else), so they answer for the device even where libomp has its
+// own definition: host-style kernels and hosts without our plugin included.
+int omp_is_initial_device() { return 0; }
 
 int omp_get_initial_device() {
-  OMPX_FORWARD_TO_HOST(omp_get_initial_device, int, ());
   return -1; // omp_initial_device
 }
 
-int omp_get_device_num() {
-  OMPX_FORWARD_TO_HOST(omp_get_device_num, int, ());
-  return int(deviceEnvironment().DeviceNum);
-}
+int omp_get_device_num() { return int(deviceEnvironment().DeviceNum); }
 
-int omp_get_num_devices() {
-  OMPX_FORWARD_TO_HOST(omp_get_num_devices, int, ());
-  return int(deviceEnvironment().NumDevices);
-}
+int omp_get_num_devices() { return int(deviceEnvironment().NumDevices); }
 
 int omp_get_num_procs() {
   OMPX_FORWARD_TO_HOST(omp_get_num_procs, int, ());
