@@ -5,9 +5,11 @@
 ! REQUIRES: our-cpu-device-runtime
 ! RUN: %device-flang %s -o %t.o
 ! RUN: %device-link %t.o -o %t.so
-! RUN: %cpu-launch %t.so line:16 1 2 -- a:12 | FileCheck %s --check-prefix=A
-! RUN: %cpu-launch %t.so line:16 3 4 -- a:12 | FileCheck %s --check-prefix=B
-! RUN: %cpu-launch %t.so line:16 5 1 -- a:12 | FileCheck %s --check-prefix=C
+! RUN: %cpu-launch %t.so line:18 1 2 -- a:12 | FileCheck %s --check-prefix=A
+! RUN: %cpu-launch %t.so line:18 3 4 -- a:12 | FileCheck %s --check-prefix=B
+! RUN: %cpu-launch %t.so line:18 5 1 -- a:12 | FileCheck %s --check-prefix=C
+! RUN: env LIBOMPTARGET_DEVICE_RTL_DEBUG=1 %cpu-launch %t.so line:18 3 4 \
+! RUN:   -- a:12 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 program generic_spmd
   integer, parameter :: m = 12, n = 300
   real(8) :: out(m), s
@@ -27,3 +29,4 @@ end program
 ! A: teams=1 threads=2 sum=565200
 ! B: teams=3 threads=4 sum=565200
 ! C: teams=5 threads=1 sum=565200
+! DEBUG: ompdevice: launching kernel '__omp_offloading_{{.*}}_l18': 3 team(s) of 4 thread(s) on 1 group(s), generic-SPMD (run as generic) mode

@@ -481,6 +481,121 @@ TEST(DeviceRuntime, GenericSPMDKeepsGenericSemanticsWithStateMachine) {
   }
 }
 
+void recordSize(int32_t *, int32_t *, void *Out) {
+  *static_cast<int *>(Out) = omp_get_num_threads() * 10 + omp_get_level();
+}
+
+TEST(DeviceRuntime, IfFalseAndNumThreadsLimitTheRegion) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeGeneric);
+  int IfFalse = -1, Pushed = -1, MaxThreads = -1;
+  launch(Env, 1, 4, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    MaxThreads = omp_get_max_threads();
+    void *A1[] = {&IfFalse};
+    __kmpc_parallel_60(nullptr, 0, /*IfExpr=*/0, -1, -1, (void *)recordSize,
+                       nullptr, A1, 1, 0);
+    // num_threads through __kmpc_push_num_threads, as older code does.
+    __kmpc_push_num_threads(nullptr, 0, 3);
+    void *A2[] = {&Pushed};
+    __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)recordSize, nullptr, A2,
+                       1, 0);
+    __kmpc_target_deinit();
+  });
+  EXPECT_EQ(MaxThreads, 4);
+  EXPECT_EQ(IfFalse, 1 * 10 + 1); // one thread, but still a (serialized) level
+  EXPECT_EQ(Pushed, 3 * 10 + 1);
+}
+
+TEST(DeviceRuntime, SharedMemoryStackAndHeapFallback) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  std::atomic<int> Good{0};
+  launch(Env, 2, 2, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    // Small blocks come from the team stack in LIFO order; a block larger
+    // than the thread's slice comes from the heap; all are usable.
+    char *A = static_cast<char *>(__kmpc_alloc_shared(24));
+    char *B = static_cast<char *>(__kmpc_alloc_shared(8));
+    char *Big = static_cast<char *>(__kmpc_alloc_shared(1 << 20));
+    A[23] = 1;
+    B[7] = 2;
+    Big[(1 << 20) - 1] = 3;
+    bool Ok = B > A && B - A >= 24 && A[23] == 1 && B[7] == 2;
+    __kmpc_free_shared(Big, 1 << 20);
+    __kmpc_free_shared(B, 8);
+    __kmpc_free_shared(A, 24);
+    // After freeing, the same block is handed out again.
+    char *Again = static_cast<char *>(__kmpc_alloc_shared(24));
+    Ok = Ok && Again == A;
+    __kmpc_free_shared(Again, 24);
+    if (Ok)
+      Good.fetch_add(1);
+    __kmpc_target_deinit();
+  });
+  EXPECT_EQ(Good.load(), 4);
+}
+
+TEST(DeviceRuntime, DynamicSharedMemoryIsPerTeam) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  ompx_cpu_launch_request R = {};
+  struct Ctx {
+    KernelEnvironmentTy *Env;
+    std::atomic<int> Ok{0};
+  } C{&Env};
+  R.Version = OMPX_CPU_LAUNCH_VERSION;
+  R.NumTeams = 2;
+  R.ThreadLimit = 2;
+  R.DynCGroupMemBytes = 64;
+  R.KernelEnvironment = &Env;
+  R.KernelName = "dyn-shared";
+  R.Body = [](void *P, void *LaunchEnv) {
+    auto &C = *static_cast<Ctx *>(P);
+    if (__kmpc_target_init(
+            C.Env, static_cast<KernelLaunchEnvironmentTy *>(LaunchEnv)) != -1)
+      return;
+    auto *Mem = static_cast<int *>(__kmpc_get_dynamic_shared());
+    if (__kmpc_get_hardware_thread_id_in_block() == 0)
+      Mem[0] = omp_get_team_num() + 100;
+    __kmpc_barrier(nullptr, 0);
+    if (Mem && Mem[0] == omp_get_team_num() + 100)
+      C.Ok.fetch_add(1);
+    __kmpc_target_deinit();
+  };
+  R.Context = &C;
+  ASSERT_EQ(__ompx_cpu_launch_kernel(&R, nullptr), 0);
+  EXPECT_EQ(C.Ok.load(), 4);
+}
+
+void lockRegion(int32_t *, int32_t *, void *LockArg, void *CounterArg) {
+  auto *Counter = static_cast<long *>(CounterArg);
+  for (int I = 0; I < 500; ++I) {
+    omp_set_lock(LockArg);
+    *Counter += 1;
+    omp_unset_lock(LockArg);
+  }
+}
+
+TEST(DeviceRuntime, LocksExclude) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeGeneric);
+  long Counter = 0;
+  uint64_t Lock = 0;
+  launch(Env, 1, 3, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    omp_init_lock(&Lock);
+    void *Args[] = {&Lock, &Counter};
+    __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)lockRegion, nullptr, Args,
+                       2, 0);
+    EXPECT_TRUE(omp_test_lock(&Lock));
+    EXPECT_FALSE(omp_test_lock(&Lock));
+    omp_unset_lock(&Lock);
+    omp_destroy_lock(&Lock);
+    __kmpc_target_deinit();
+  });
+  EXPECT_EQ(Counter, 3 * 500);
+}
+
 TEST(DeviceRuntime, RejectsBadRequests) {
   ompx_cpu_launch_request R = {};
   R.Version = OMPX_CPU_LAUNCH_VERSION + 1;

@@ -283,6 +283,27 @@ int fail(const ompx_cpu_launch_request *Request, const char *Message,
   return 1;
 }
 
+const char *modeName(const KernelEnvironmentTy *Env) {
+  if (!Env)
+    return "unknown";
+  switch (Env->Configuration.ExecMode) {
+  case ExecModeBare:
+    return "bare";
+  case ExecModeGeneric:
+    return "generic";
+  case ExecModeSPMD:
+    return "SPMD";
+  case ExecModeGenericSPMD:
+    return Env->Configuration.UseGenericStateMachine
+               ? "generic-SPMD (run as generic)"
+               : "generic-SPMD";
+  case ExecModeSPMDNoLoop:
+    return "SPMD-no-loop";
+  default:
+    return "unknown";
+  }
+}
+
 } // namespace
 
 const char *cpu::currentKernelName() {
@@ -340,6 +361,13 @@ __ompx_cpu_launch_kernel(const ompx_cpu_launch_request *Request,
       Grp.DynamicSharedSize = Request->DynCGroupMemBytes;
     }
   }
+
+  if (envCount("LIBOMPTARGET_DEVICE_RTL_DEBUG"))
+    fprintf(stderr,
+            "ompdevice: launching kernel '%s': %u team(s) of %u thread(s) "
+            "on %u group(s), %s mode\n",
+            Request->KernelName ? Request->KernelName : "<unnamed>", G.NumTeams,
+            G.NumThreads, NumGroups, modeName(Env));
 
   pthread_mutex_lock(&LaunchMutex);
   uint32_t Threads = NumGroups * G.NumThreads;
