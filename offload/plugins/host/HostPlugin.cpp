@@ -24,6 +24,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -130,6 +131,22 @@ void *openImageInMemory(const DeviceImageRef &Image, std::string &Error,
   return Handle;
 }
 
+/// dlsym on a handle also searches the image's dependencies (libomp, libc,
+/// ...); an entry must resolve inside the image itself, or a global the
+/// image lacks would silently alias a library's symbol of the same name.
+void *lookupInImage(void *Handle, const char *Name) {
+  void *Address = dlsym(Handle, Name);
+  if (!Address)
+    return nullptr;
+  struct link_map *Map = nullptr;
+  Dl_info Info;
+  if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) != 0 || !Map ||
+      !dladdr(Address, &Info) || !Info.dli_fname ||
+      std::strcmp(Info.dli_fname, Map->l_name) != 0)
+    return nullptr;
+  return Address;
+}
+
 /// What the libffi call of one GPU-style launch needs on every device thread.
 struct GPUCallContext {
   ffi_cif *Cif;
@@ -182,7 +199,7 @@ public:
   Status getKernel(LoadedImage *Image, const char *Name,
                    KernelHandle &Out) override {
     auto *Loaded = static_cast<HostImage *>(Image);
-    void *Function = dlsym(Loaded->Handle, Name);
+    void *Function = lookupInImage(Loaded->Handle, Name);
     if (!Function)
       return Status::error("kernel '%s' not found in %s", Name,
                            Loaded->Description.c_str());
@@ -191,11 +208,11 @@ public:
     Kernel.Function = Function;
     Kernel.ImageDescription = Loaded->Description;
     std::string EnvName = std::string(Name) + "_kernel_environment";
-    if (void *Env = dlsym(Loaded->Handle, EnvName.c_str())) {
+    if (void *Env = lookupInImage(Loaded->Handle, EnvName.c_str())) {
       Kernel.Style = KernelStyle::GPU;
       Kernel.KernelEnvironment = Env;
       Kernel.Launch = reinterpret_cast<ompx_cpu_launch_fn_t>(
-          dlsym(Loaded->Handle, OMPX_CPU_LAUNCH_SYMBOL));
+          lookupInImage(Loaded->Handle, OMPX_CPU_LAUNCH_SYMBOL));
       // A missing launcher is reported at launch: the image may still be
       // registered and used for its other kernels.
     }
@@ -208,7 +225,7 @@ public:
   Status getGlobal(LoadedImage *Image, const char *Name, uint64_t Size,
                    void *&DeviceAddress) override {
     auto *Loaded = static_cast<HostImage *>(Image);
-    DeviceAddress = dlsym(Loaded->Handle, Name);
+    DeviceAddress = lookupInImage(Loaded->Handle, Name);
     if (!DeviceAddress)
       return Status::error("global '%s' (%llu bytes) not found in %s", Name,
                            static_cast<unsigned long long>(Size),
@@ -350,7 +367,7 @@ private:
   /// device it runs on, before any of its kernels does.
   void fillDeviceEnvironment(void *Handle) {
     auto *Env = static_cast<DeviceEnvironmentLayout *>(
-        dlsym(Handle, DeviceEnvironmentSymbol));
+        lookupInImage(Handle, DeviceEnvironmentSymbol));
     if (!Env)
       return;
     Env->NumDevices = static_cast<uint32_t>(NumGlobalDevices);
