@@ -44,9 +44,8 @@ static std::string ownDirectory() {
 }
 
 void Runtime::loadPluginsLocked() {
-  if (PluginsLoaded)
+  if (PluginsLoaded.load(std::memory_order_relaxed))
     return;
-  PluginsLoaded = true;
   std::string Dir = ownDirectory();
   for (const char *Name : PluginNames) {
     std::string Path = Dir + "/libomptarget.rtl." + Name + ".so";
@@ -79,6 +78,7 @@ void Runtime::loadPluginsLocked() {
     OFFLOAD_DEBUG("loaded the %s plugin from %s", Name, Path.c_str());
     Plugins.push_back(std::move(Record));
   }
+  PluginsLoaded.store(true, std::memory_order_release);
 }
 
 PluginRecord *Runtime::pluginForImage(const ImageRecord &Image) {
@@ -198,7 +198,9 @@ void Runtime::unregisterLibrary(const __tgt_bin_desc *Desc) {
 }
 
 int32_t Runtime::numDevices() {
-  {
+  // Asked on every construct and by omp_get_num_devices: take the lock only
+  // until the plugins have been looked for once.
+  if (!PluginsLoaded.load(std::memory_order_acquire)) {
     std::lock_guard<std::recursive_mutex> Guard(Lock);
     loadPluginsLocked();
   }

@@ -134,7 +134,7 @@ private:
   void loadPluginsLocked();
   PluginRecord *pluginForImage(const ImageRecord &Image);
 
-  bool PluginsLoaded = false;
+  std::atomic<bool> PluginsLoaded{false};
   std::vector<std::unique_ptr<PluginRecord>> Plugins;
   std::vector<std::unique_ptr<Device>> Devices;
   std::atomic<int32_t> NumActiveDevices{0};

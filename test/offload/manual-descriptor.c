@@ -9,6 +9,8 @@
 // RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t %t.so host | FileCheck %s --check-prefix=RAW
 // RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t %t.bin host | FileCheck %s --check-prefix=WRAPPED
 // RUN: env OMP_TARGET_OFFLOAD=mandatory not --crash %ours-run %t %t.so gpu 2>&1 | FileCheck %s --check-prefix=GPU
+// Older compilers: five-field entries and the __tgt_target_teams_mapper call.
+// RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t %t.so legacy | FileCheck %s --check-prefix=RAW
 // clang-format off
 // RAW: present=1 kern out=47 g-from-device=5
 // WRAPPED: present=1 kern out=47 g-from-device=5
@@ -26,6 +28,9 @@ void __tgt_register_lib(__tgt_bin_desc *);
 void __tgt_unregister_lib(__tgt_bin_desc *);
 int __tgt_target_kernel(ident_t *, int64_t, int32_t, int32_t, void *,
                         __tgt_kernel_arguments *);
+int __tgt_target_teams_mapper(ident_t *, int64_t, void *, int32_t, void **,
+                              void **, int64_t *, int64_t *, void **, void **,
+                              int32_t, int32_t);
 void __tgt_target_data_update_mapper(ident_t *, int64_t, int32_t, void **,
                                      void **, int64_t *, int64_t *, void **,
                                      void **);
@@ -59,11 +64,26 @@ int main(int argc, char **argv) {
     return 2;
   fclose(F);
 
+  int Legacy = strcmp(argv[2], "legacy") == 0;
   __tgt_offload_entry Entries[3] = {entry(&KernId, "kern", 0),
                                     entry(&GpuKernId, "gpu_kern", 0),
                                     entry(&HostG, "g", sizeof(int))};
-  __tgt_device_image Image = {Bytes, Bytes + Size, Entries, Entries + 3};
-  __tgt_bin_desc Desc = {1, &Image, Entries, Entries + 3};
+  __tgt_offload_entry_legacy LegacyEntries[3];
+  for (int I = 0; I < 3; ++I) {
+    LegacyEntries[I].addr = Entries[I].Address;
+    LegacyEntries[I].name = Entries[I].SymbolName;
+    LegacyEntries[I].size = Entries[I].Size;
+    LegacyEntries[I].flags = 0;
+    LegacyEntries[I].reserved = 0;
+  }
+  // The descriptor's pointers have the modern type; a legacy table is the
+  // same bytes read with the older stride.
+  __tgt_offload_entry *Begin =
+      Legacy ? (__tgt_offload_entry *)LegacyEntries : Entries;
+  __tgt_offload_entry *End =
+      Legacy ? (__tgt_offload_entry *)(LegacyEntries + 3) : Entries + 3;
+  __tgt_device_image Image = {Bytes, Bytes + Size, Begin, End};
+  __tgt_bin_desc Desc = {1, &Image, Begin, End};
   __tgt_register_lib(&Desc);
 
   int Out = 0;
@@ -78,9 +98,12 @@ int main(int argc, char **argv) {
   Args.ArgPtrs = Begins;
   Args.ArgSizes = Sizes;
   Args.ArgTypes = Types;
-  int Rc = __tgt_target_kernel(NULL, 0, 1, 1,
-                               strcmp(argv[2], "gpu") ? &KernId : &GpuKernId,
-                               &Args);
+  int Rc = Legacy ? __tgt_target_teams_mapper(NULL, 0, &KernId, 1, Bases,
+                                              Begins, Sizes, Types, NULL,
+                                              NULL, 1, 1)
+                  : __tgt_target_kernel(
+                        NULL, 0, 1, 1,
+                        strcmp(argv[2], "gpu") ? &KernId : &GpuKernId, &Args);
 
   void *GBase[1] = {&HostG};
   int64_t GSize[1] = {sizeof(int)}, GType[1] = {OMP_TGT_MAPTYPE_FROM};
