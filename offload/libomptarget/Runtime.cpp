@@ -18,6 +18,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 
 using namespace offload;
@@ -153,6 +154,14 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
   TraceScope Trace("register library", "");
   std::lock_guard<std::recursive_mutex> Guard(Lock);
   loadPluginsLocked();
+  // Programs unregister from atexit handlers or from .fini_array, and the
+  // latter runs after every static destructor, plugins' included. From the
+  // moment exit starts, images are left to die with the process.
+  static bool ExitHookInstalled = [] {
+    atexit([] { Runtime::get().Exiting.store(true); });
+    return true;
+  }();
+  (void)ExitHookInstalled;
   Libraries.emplace_back();
   RegisteredLibrary &Lib = Libraries.back();
   Lib.Desc = Desc;
@@ -185,6 +194,8 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
 }
 
 void Runtime::unregisterLibrary(const __tgt_bin_desc *Desc) {
+  if (Exiting.load())
+    return;
   std::lock_guard<std::recursive_mutex> Guard(Lock);
   for (auto It = Libraries.begin(); It != Libraries.end(); ++It) {
     if (It->Desc != Desc)

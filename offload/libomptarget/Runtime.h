@@ -128,6 +128,8 @@ public:
   std::list<RegisteredLibrary> Libraries;
   std::recursive_mutex Lock;
   std::atomic<uint64_t> Generation{0};
+  /// Set once exit() has begun (see registerLibrary).
+  std::atomic<bool> Exiting{false};
 
 private:
   Runtime() = default;
