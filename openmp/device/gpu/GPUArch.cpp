@@ -86,6 +86,11 @@ uint32_t arch::threadIdInBlock() { return gpu::threadId(); }
 uint32_t arch::numThreadsInBlock() { return gpu::blockSize(); }
 uint32_t arch::blockId() { return gpu::blockId(); }
 uint32_t arch::numBlocks() { return gpu::gridSize(); }
+// NVIDIA sm_70+ schedules the threads of a warp independently, but the
+// runtime keeps the generic-mode main thread in a warp of its own there as
+// well: AMD wavefronts do run in lockstep, and one rule for both families
+// keeps the grid contract of the plugins the same.
+uint32_t arch::warpSize() { return gpu::warpSize(); }
 
 void arch::barrier(BarrierId Id, uint32_t Count) {
   uint32_t Block = gpu::blockSize();
@@ -107,7 +112,11 @@ void arch::barrier(BarrierId Id, uint32_t Count) {
     gpu::blockBarrier(Id + 1);
     return;
   }
-  if (gpu::hasCountedBarrier() && Count % gpu::warpSize() == 0) {
+  // A counted hardware barrier needs whole warps: region members are
+  // threads 0..Count-1, but the generic state machine's participants (the
+  // main thread and its workers) never are.
+  if (Id == RegionBarrier && gpu::hasCountedBarrier() &&
+      Count % gpu::warpSize() == 0) {
     gpu::countedBarrier(Id + 1, Count);
     return;
   }

@@ -114,9 +114,10 @@ int32_t __kmpc_nvptx_teams_reduce_nowait_v2(
     InterWarpCopyFnTy, GlobalListFnTy ListToGlobalCopy,
     GlobalListFnTy ListToGlobalReduce, GlobalListFnTy GlobalToListCopy,
     GlobalListFnTy) {
-  // A team's value is in its thread 0's copy (the parallel reduction put it
-  // there; in generic mode only thread 0 runs the teams region).
-  if (arch::threadIdInBlock() != 0)
+  // A team's value is in its leader's copy: thread 0 in SPMD mode (the
+  // parallel reduction put it there), the main thread in generic mode (the
+  // only thread running the teams region).
+  if (!isTeamLeader())
     return 0;
   uint32_t NumTeams = arch::numBlocks();
   if (NumTeams <= 1)

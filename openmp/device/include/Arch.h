@@ -41,9 +41,19 @@ uint32_t numThreadsInBlock();
 uint32_t blockId();
 uint32_t numBlocks();
 
-/// Waits until \p Count threads of the block (threads 0..Count-1) have
-/// reached barrier \p Id. Every participant passes the same Count. Implies
-/// a team-scope acquire/release fence.
+/// Threads that execute in lockstep (an NVIDIA warp, an AMD wavefront): a
+/// thread of such a group cannot progress while another one of its group
+/// spins. 1 where every thread progresses on its own (the CPU). The core
+/// uses it to keep the generic-mode main thread out of the workers' warps
+/// (see Kernel.cpp); it must be the same for every thread of a launch.
+uint32_t warpSize();
+
+/// Waits until \p Count threads of the block have reached barrier \p Id.
+/// Every participant passes the same Count. The participants of a
+/// RegionBarrier are threads 0..Count-1; those of a BlockBarrier with Count
+/// below the block size are the generic-mode main thread and its workers,
+/// which need not be whole warps. Implies a team-scope acquire/release
+/// fence.
 void barrier(BarrierId Id, uint32_t Count);
 
 /// The calling team's runtime state (team-shared memory on a GPU) and the

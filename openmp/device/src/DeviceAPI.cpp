@@ -28,10 +28,10 @@ int omp_get_max_threads() {
   ThreadState &State = arch::threadState();
   if (State.Level > 0)
     return 1; // a nested region would be serialized
-  uint32_t Block = arch::numThreadsInBlock();
-  if (State.NThreadsVar > 0 && State.NThreadsVar < Block)
+  uint32_t Capacity = regionCapacity();
+  if (State.NThreadsVar > 0 && State.NThreadsVar < Capacity)
     return int(State.NThreadsVar);
-  return int(Block);
+  return int(Capacity);
 }
 
 void omp_set_num_threads(int NumThreads) {
@@ -51,7 +51,7 @@ int omp_get_num_teams() {
 
 int omp_get_thread_limit() {
   OMPX_FORWARD_TO_HOST(omp_get_thread_limit, int, ());
-  return int(arch::numThreadsInBlock());
+  return int(regionCapacity());
 }
 
 int omp_get_level() {

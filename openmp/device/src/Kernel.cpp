@@ -8,9 +8,11 @@
 //
 // Every thread of every team calls the kernel, and the kernel first calls
 // __kmpc_target_init. In SPMD mode all threads then run the user code. In
-// generic mode only thread 0 (the main thread) does; the others become
-// workers that wait inside __kmpc_target_init for parallel regions the main
-// thread hands them (Parallel.cpp) until __kmpc_target_deinit releases them.
+// generic mode only the main thread does; workers wait inside
+// __kmpc_target_init for parallel regions the main thread hands them
+// (Parallel.cpp) until __kmpc_target_deinit releases them, and the threads
+// that share the main thread's warp on an architecture with lockstep warps
+// leave at once (GenericLayout in State.h says who is who).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,18 +41,19 @@ bool isSPMDMode(const KernelEnvironmentTy *Env) {
 /// The worker side of the generic-mode state machine: wait for a region,
 /// run it when selected, report back, until the kernel is done.
 void runWorkerLoop(TeamState &Team) {
-  uint32_t BlockSize = Team.BlockSize;
+  uint32_t Participants = Team.StateMachineThreads;
   uint32_t Tid = arch::threadIdInBlock();
   for (;;) {
     // Wait for the main thread to publish work (or the end of the kernel).
-    arch::barrier(arch::BlockBarrier, BlockSize);
+    arch::barrier(arch::BlockBarrier, Participants);
     if (atomic::load(&Team.KernelDone))
       return;
+    // Region members are threads 0..WorkTeamSize-1, numbered by their id.
     if (Tid < Team.WorkTeamSize)
       runRegionAsMember(Team.WorkFn, Team.WorkArgs, Team.WorkNumArgs, Tid,
                         Team.WorkTeamSize, Team.WorkSerial);
     // Tell the main thread this region is finished.
-    arch::barrier(arch::BlockBarrier, BlockSize);
+    arch::barrier(arch::BlockBarrier, Participants);
   }
 }
 
@@ -65,10 +68,14 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
 
   initThreadState(arch::threadState());
   if (Tid == 0) {
+    GenericLayout Layout = genericLayout(BlockSize, arch::warpSize());
     Team.KernelEnv = KernelEnv;
     Team.LaunchEnv = LaunchEnv;
     Team.IsSPMD = SPMD;
     Team.BlockSize = BlockSize;
+    Team.MainThreadId = Layout.MainThreadId;
+    Team.RegionCapacity = Layout.RegionCapacity;
+    Team.StateMachineThreads = Layout.StateMachineThreads;
     Team.WorkFn = nullptr;
     Team.WorkWrapper = nullptr;
     Team.WorkArgs = nullptr;
@@ -88,11 +95,17 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
   // Nobody looks at the team state before thread 0 has set it up.
   arch::barrier(arch::BlockBarrier, BlockSize);
 
-  if (SPMD || Tid == 0)
+  if (SPMD)
     return -1;
-  // A kernel without the generic state machine (one the compiler gave a
-  // custom state machine) lets the workers through to run it themselves.
-  if (KernelEnv && !KernelEnv->Configuration.UseGenericStateMachine)
+  GenericRole Role = genericRole(Team, Tid);
+  if (Role == GenericRole::Main)
+    return -1;
+  // Idle threads return a thread id, which ends the kernel for them (the
+  // compiler's code runs user code only on -1). A kernel the compiler gave
+  // its own ("custom") state machine lets the workers through to run it;
+  // an idle thread that enters it is sent away by __kmpc_kernel_parallel.
+  if (Role == GenericRole::Idle ||
+      (KernelEnv && !KernelEnv->Configuration.UseGenericStateMachine))
     return int32_t(Tid);
   runWorkerLoop(Team);
   return int32_t(Tid);
@@ -100,11 +113,11 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
 
 extern "C" void __kmpc_target_deinit() {
   TeamState &Team = arch::teamState();
-  if (Team.IsSPMD || arch::threadIdInBlock() != 0)
+  if (Team.IsSPMD || arch::threadIdInBlock() != Team.MainThreadId)
     return;
   // The main thread of a generic kernel releases the waiting workers.
   atomic::store(&Team.KernelDone, 1u);
-  arch::barrier(arch::BlockBarrier, Team.BlockSize);
+  arch::barrier(arch::BlockBarrier, Team.StateMachineThreads);
 }
 
 extern "C" int8_t __kmpc_is_spmd_exec_mode() {
@@ -112,7 +125,8 @@ extern "C" int8_t __kmpc_is_spmd_exec_mode() {
 }
 
 extern "C" int8_t __kmpc_is_generic_main_thread(int32_t Tid) {
-  return !arch::teamState().IsSPMD && Tid == 0;
+  TeamState &Team = arch::teamState();
+  return !Team.IsSPMD && uint32_t(Tid) == Team.MainThreadId;
 }
 
 extern "C" uint32_t __kmpc_get_hardware_thread_id_in_block() {

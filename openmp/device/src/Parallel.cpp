@@ -7,11 +7,13 @@
 //===----------------------------------------------------------------------===//
 //
 // Rules: one level of parallelism is active. A region started outside any
-// parallel region uses the threads of the block (SPMD: every thread already
-// runs and calls us; generic: the main thread wakes the workers waiting in
-// the state machine). Any region inside another one, or with if(false), runs
-// on the calling thread alone ("serialized"), as the OpenMP nesting rules
-// allow when max-active-levels is 1.
+// parallel region runs on threads 0..N-1 of the block, numbered by their
+// hardware id (SPMD: every thread already runs and calls us; generic: the
+// main thread wakes the workers waiting in the state machine, and takes
+// part itself only when it is thread 0, see GenericLayout in State.h). Any
+// region inside another one, or with if(false), runs on the calling thread
+// alone ("serialized"), as the OpenMP nesting rules allow when
+// max-active-levels is 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,10 +49,10 @@ void runSerialized(void *Fn, void **Args, uint64_t NumArgs) {
   restoreRegionView(State);
 }
 
-/// Threads of a new level-1 region: the block, limited by a num_threads
-/// clause or, without one, by nthreads-var.
+/// Threads of a new level-1 region: those available to regions, limited by
+/// a num_threads clause or, without one, by nthreads-var.
 uint32_t chooseTeamSize(int32_t NumThreadsClause, const ThreadState &State) {
-  uint32_t Size = arch::numThreadsInBlock();
+  uint32_t Size = regionCapacity();
   uint32_t Limit =
       NumThreadsClause > 0 ? uint32_t(NumThreadsClause) : State.NThreadsVar;
   if (Limit > 0 && Limit < Size)
@@ -143,10 +145,15 @@ extern "C" void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
   Team.WorkTeamSize = Size;
   Team.WorkSerial = ++State.RegionSerial;
   Team.SharedVars = SharedArgs;
-  arch::barrier(arch::BlockBarrier, BlockSize); // workers start
-  runRegionAsMember(Fn, SharedArgs, uint64_t(NumArgs), 0, Size,
-                    Team.WorkSerial);
-  arch::barrier(arch::BlockBarrier, BlockSize); // workers are done
+  uint32_t Participants = Team.StateMachineThreads;
+  arch::barrier(arch::BlockBarrier, Participants); // workers start
+  // Where threads progress independently the main thread is thread 0 and
+  // runs the region with the workers; otherwise it only waits.
+  uint32_t MainTid = Team.MainThreadId;
+  if (MainTid < Size)
+    runRegionAsMember(Fn, SharedArgs, uint64_t(NumArgs), MainTid, Size,
+                      Team.WorkSerial);
+  arch::barrier(arch::BlockBarrier, Participants); // workers are done
   Team.WorkFn = nullptr;
   Team.WorkWrapper = nullptr;
   Team.WorkTeamSize = 0;
@@ -171,8 +178,14 @@ extern "C" bool __kmpc_kernel_parallel(void **WorkFn) {
     *WorkFn = nullptr;
     return false;
   }
-  *WorkFn = Team.WorkWrapper;
   uint32_t Tid = arch::threadIdInBlock();
+  if (genericRole(Team, Tid) == GenericRole::Idle) {
+    // Not a worker (it shares the main thread's warp): a null work
+    // function tells the compiler's state machine to end the kernel.
+    *WorkFn = nullptr;
+    return false;
+  }
+  *WorkFn = Team.WorkWrapper;
   if (!Team.WorkWrapper || Tid >= Team.WorkTeamSize)
     return false;
   ThreadState &State = arch::threadState();

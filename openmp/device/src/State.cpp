@@ -26,6 +26,32 @@ void ompx::initThreadState(ThreadState &State) {
   State.Dispatch = DispatchState{};
 }
 
+GenericLayout ompx::genericLayout(uint32_t BlockSize, uint32_t WarpSize) {
+  if (WarpSize <= 1)
+    return {0, BlockSize, BlockSize};
+  uint32_t Main = (BlockSize - 1) / WarpSize * WarpSize;
+  uint32_t Workers = BlockSize > WarpSize ? BlockSize - WarpSize : 0;
+  return {Main, Workers, Workers + 1};
+}
+
+GenericRole ompx::genericRole(const TeamState &Team, uint32_t Tid) {
+  if (Tid == Team.MainThreadId)
+    return GenericRole::Main;
+  return Tid < Team.RegionCapacity ? GenericRole::Worker : GenericRole::Idle;
+}
+
+uint32_t ompx::regionCapacity() {
+  TeamState &Team = arch::teamState();
+  uint32_t Capacity =
+      Team.IsSPMD ? arch::numThreadsInBlock() : Team.RegionCapacity;
+  return Capacity ? Capacity : 1;
+}
+
+bool ompx::isTeamLeader() {
+  TeamState &Team = arch::teamState();
+  return arch::threadIdInBlock() == (Team.IsSPMD ? 0 : Team.MainThreadId);
+}
+
 uint32_t ompx::barrierParticipants() {
   ThreadState &State = arch::threadState();
   if (State.Level == 0)

@@ -43,6 +43,10 @@ struct TeamState {
   uint8_t IsSPMD;
   /// Threads of the block (hardware threads running this team).
   uint32_t BlockSize;
+  /// Generic mode: who does what (see GenericLayout).
+  uint32_t MainThreadId;
+  uint32_t RegionCapacity;
+  uint32_t StateMachineThreads;
 
   /// Generic mode: the parallel region the main thread hands to the workers.
   void *WorkFn;
@@ -100,6 +104,42 @@ struct ThreadState {
   size_t StackUsed;
   DispatchState Dispatch;
 };
+
+/// The roles of a generic-mode block of \p BlockSize threads that run in
+/// lockstep groups of \p WarpSize. A thread spinning at a barrier keeps
+/// every thread of its warp from progressing, so the main thread must not
+/// share a warp with threads that wait for it:
+///  - WarpSize 1 (threads progress independently): thread 0 is the main
+///    thread and every other thread a worker; a parallel region runs on
+///    threads 0..N-1, the main thread included.
+///  - WarpSize W > 1: the main thread is the first thread of the last warp.
+///    Threads 0..BlockSize-W-1 are the workers (all in warps before the
+///    main thread's); every other thread ("idle": the rest of the main
+///    thread's warp, and the tail of the warp before it when the block is
+///    not a whole number of warps) leaves the kernel at once. A parallel region
+///    runs on workers 0..N-1 while the main thread waits, so region thread
+///    numbers are hardware ids 0..N-1 (what the GPU reductions and counted
+///    barriers rely on). A block of at most one warp has no workers: its
+///    regions run serialized on the main thread.
+struct GenericLayout {
+  uint32_t MainThreadId;
+  /// Threads a parallel region may use: threads 0..RegionCapacity-1.
+  uint32_t RegionCapacity;
+  /// Threads that take part in the state machine's barriers.
+  uint32_t StateMachineThreads;
+};
+GenericLayout genericLayout(uint32_t BlockSize, uint32_t WarpSize);
+
+enum class GenericRole { Main, Worker, Idle };
+GenericRole genericRole(const TeamState &Team, uint32_t Tid);
+
+/// Threads a level-1 parallel region of the calling team may use (at
+/// least 1).
+uint32_t regionCapacity();
+
+/// Whether the calling thread speaks for its team (holds the team's value
+/// of a reduction): thread 0 in SPMD mode, the main thread in generic mode.
+bool isTeamLeader();
 
 /// Starts a thread's state for a new kernel.
 void initThreadState(ThreadState &State);

@@ -36,7 +36,17 @@ void __kmpc_barrier_simple_spmd(IdentTy *, int32_t) {
 }
 
 void __kmpc_barrier_simple_generic(IdentTy *, int32_t) {
-  arch::barrier(arch::BlockBarrier, arch::numThreadsInBlock());
+  TeamState &Team = arch::teamState();
+  if (Team.IsSPMD) {
+    arch::barrier(arch::BlockBarrier, arch::numThreadsInBlock());
+    return;
+  }
+  // The main thread and its workers; an idle thread (one that entered the
+  // compiler's state machine) does not take part and is sent away by
+  // __kmpc_kernel_parallel.
+  if (genericRole(Team, arch::threadIdInBlock()) == GenericRole::Idle)
+    return;
+  arch::barrier(arch::BlockBarrier, Team.StateMachineThreads);
 }
 
 int32_t __kmpc_cancel_barrier(IdentTy *Loc, int32_t Gtid) {

@@ -71,6 +71,22 @@ void cpu::barrierWait(Barrier &B, uint32_t Count) {
     futexWait(&B.Generation, Generation);
 }
 
+namespace {
+/// What arch::warpSize() answers; only tests change it.
+uint32_t SimulatedWarpSize = 1;
+} // namespace
+
+void cpu::setSimulatedWarpSizeForTesting(uint32_t WarpSize) {
+  __atomic_store_n(&SimulatedWarpSize, WarpSize ? WarpSize : 1,
+                   __ATOMIC_RELEASE);
+}
+
+// Every CPU thread progresses on its own: the threads of a team need no
+// lockstep precautions.
+uint32_t arch::warpSize() {
+  return __atomic_load_n(&SimulatedWarpSize, __ATOMIC_ACQUIRE);
+}
+
 uint32_t arch::threadIdInBlock() {
   DeviceThread *T = self();
   return T ? T->ThreadId : 0;

@@ -56,6 +56,13 @@ struct DeviceThread {
 /// Name of the kernel the calling device thread runs, for messages.
 const char *currentKernelName();
 
+/// Test hook: makes arch::warpSize() answer \p WarpSize (0 or 1: the CPU's
+/// own answer, 1) for launches started afterwards, so unit tests run the
+/// core's generic-mode rules for lockstep warps on CPU threads. CPU threads
+/// never run in lockstep, so no real launch needs it. Not thread-safe with
+/// respect to running launches.
+void setSimulatedWarpSizeForTesting(uint32_t WarpSize);
+
 } // namespace cpu
 } // namespace ompx
 
