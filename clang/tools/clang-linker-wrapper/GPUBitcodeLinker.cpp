@@ -32,6 +32,9 @@ using namespace llvm;
 namespace wrapper {
 namespace {
 
+/// The device runtime's global a plugin fills in (openmp/device).
+constexpr StringLiteral DeviceEnvironmentName = "__omp_rtl_device_environment";
+
 Error makeError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
 }
@@ -207,23 +210,38 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
     Note(*Input.File);
   for (const auto &Entry : Link.ExternalReferences)
     Undefined.insert(Entry.getKey());
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (BitcodeInput &Member : Members) {
-      if (Member.Taken)
-        continue;
-      for (const lto::InputFile::Symbol &Sym : Member.File->symbols()) {
-        if (Sym.isUndefined() || !Undefined.contains(Sym.getName()) ||
-            Defined.contains(Sym.getName()))
+  auto TakeNeededMembers = [&] {
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (BitcodeInput &Member : Members) {
+        if (Member.Taken)
           continue;
-        Member.Taken = true;
-        break;
-      }
-      if (Member.Taken) {
-        Note(*Member.File);
-        Changed = true;
+        for (const lto::InputFile::Symbol &Sym : Member.File->symbols()) {
+          if (Sym.isUndefined() || !Undefined.contains(Sym.getName()) ||
+              Defined.contains(Sym.getName()))
+            continue;
+          Member.Taken = true;
+          break;
+        }
+        if (Member.Taken) {
+          Note(*Member.File);
+          Changed = true;
+        }
       }
     }
+  };
+  TakeNeededMembers();
+  // An image that uses the device runtime carries the runtime's device
+  // environment, which the plugin looks up and fills in after loading
+  // (device number and count, indirect-call table). Nothing in the image
+  // refers to it, and the runtime's parts are taken from the archive only
+  // when referenced (compiled code keeps runtime calls undefined, see
+  // openmp/device/gpu/CMakeLists.txt), so ask for it by name.
+  bool RuntimeUsed = llvm::any_of(
+      Members, [](const BitcodeInput &Member) { return Member.Taken; });
+  if (RuntimeUsed && !Defined.contains(DeviceEnvironmentName)) {
+    Undefined.insert(DeviceEnvironmentName);
+    TakeNeededMembers();
   }
   for (BitcodeInput &Member : Members)
     if (Member.Taken)
