@@ -25,9 +25,11 @@
 
 #include "HSARuntime.h"
 #include "IndirectCallInstall.h"
+#include "PluginDevice.h"
+#include "PluginEntryPoints.h"
 #include "PluginInterface.h"
+#include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
-#include "gpu/NoDeviceReport.h"
 
 #include <atomic>
 #include <cstring>
@@ -94,7 +96,7 @@ hsa_status_t findPool(hsa_amd_memory_pool_t Pool, void *Data) {
   return HSA_STATUS_INFO_BREAK;
 }
 
-class AMDGPUDevice final : public GenericDevice {
+class AMDGPUDevice final : public SynchronousPluginDevice {
 public:
   AMDGPUDevice(const HSARuntime &Runtime, int32_t Id, int32_t NumDevices)
       : Runtime(Runtime), API(Runtime.api()), Id(Id), NumDevices(NumDevices),
@@ -138,7 +140,8 @@ public:
     return Status::ok();
   }
 
-  Status loadImage(const DeviceImageRef &Image, LoadedImage *&Out) override {
+  Status loadDeviceImage(const DeviceImageRef &Image,
+                         LoadedImage *&Out) override {
     auto Loaded = std::make_unique<AMDGPUImage>();
     Loaded->Description = Image.Description;
     auto Fail = [&](const char *What, hsa_status_t S) {
@@ -169,14 +172,14 @@ public:
     }
     LoadedImage *Raw = Loaded.release();
     if (Status St = writeDeviceEnvironment(Raw)) {
-      (void)unloadImage(Raw);
+      (void)unloadDeviceImage(Raw);
       return St;
     }
     Out = Raw;
     return Status::ok();
   }
 
-  Status unloadImage(LoadedImage *Image) override {
+  Status unloadDeviceImage(LoadedImage *Image) override {
     auto *Loaded = static_cast<AMDGPUImage *>(Image);
     hsa_status_t S = API.hsa_executable_destroy(Loaded->Executable);
     API.hsa_code_object_reader_destroy(Loaded->Reader);
@@ -437,26 +440,7 @@ public:
     return Status::ok();
   }
 
-  Status synchronize(__tgt_async_info *Async) override {
-    if (Async)
-      Async->Queue = nullptr;
-    return Status::ok();
-  }
-
-  Status queryAsync(__tgt_async_info *, bool &Done) override {
-    Done = true;
-    return Status::ok();
-  }
-
   bool supportsUnifiedMemory() const override { return false; }
-
-  Status setIndirectCallTable(LoadedImage *Image,
-                              const void *const *HostAddresses,
-                              const void *const *DeviceAddresses,
-                              size_t Count) override {
-    return installIndirectCallTable(*this, Image, HostAddresses,
-                                    DeviceAddresses, Count);
-  }
 
   void printInfo(FILE *Out) override {
     fprintf(Out, "    Device %d of %d: %s (HSA, %u compute units)\n", Id,
@@ -542,70 +526,15 @@ private:
   std::vector<std::unique_ptr<AMDGPUKernel>> Kernels;
 };
 
-class AMDGPUPlugin final : public GenericPlugin {
+/// The plugin object: GPUPlugin with the HSA runtime and AMDGPUDevice.
+class AMDGPUPlugin final : public GPUPlugin<HSARuntime, AMDGPUDevice> {
 public:
-  const char *getName() const override { return "amdgpu"; }
-
-  int32_t initialize() override {
-    std::lock_guard<std::mutex> Guard(Lock);
-    if (!Runtime) {
-      Runtime = HSARuntime::load(HSARuntime::defaultLibrary());
-      if (Runtime->numDevices() == 0)
-        reportNoDevice("amdgpu", Runtime->unavailableReason());
-      Devices.resize(size_t(Runtime->numDevices()));
-    }
-    return Runtime->numDevices();
-  }
-
-  int32_t getNumDevices() const override {
-    return Runtime ? Runtime->numDevices() : 0;
-  }
-
-  bool isImageCompatible(const DeviceImageRef &Image) const override {
-    std::string Triple = Image.Triple ? Image.Triple : "";
-    if (!Triple.empty())
-      return Triple.rfind("amdgcn", 0) == 0;
-    const auto *Bytes = static_cast<const unsigned char *>(Image.Start);
-    return Image.Size > 20 &&
-           std::memcmp(Bytes,
-                       "\x7f"
-                       "ELF",
-                       4) == 0 &&
-           (Bytes[18] | (Bytes[19] << 8)) == EM_AMDGPU_MACHINE;
-  }
-
-  GenericDevice *getDevice(int32_t Id, Status &Error) override {
-    std::lock_guard<std::mutex> Guard(Lock);
-    if (!Runtime || Id < 0 || Id >= Runtime->numDevices()) {
-      Error = Status::error("the amdgpu plugin has no device %d", Id);
-      return nullptr;
-    }
-    if (!Devices[size_t(Id)]) {
-      auto Device =
-          std::make_unique<AMDGPUDevice>(*Runtime, Id, Runtime->numDevices());
-      if (Status S = Device->initialize()) {
-        Error = S;
-        return nullptr;
-      }
-      Devices[size_t(Id)] = std::move(Device);
-    }
-    return Devices[size_t(Id)].get();
-  }
-
-  void setRequiresFlags(int64_t) override {}
-
-private:
-  std::mutex Lock;
-  std::unique_ptr<HSARuntime> Runtime;
-  std::vector<std::unique_ptr<AMDGPUDevice>> Devices;
+  AMDGPUPlugin() : GPUPlugin({"amdgpu", "amdgcn", EM_AMDGPU_MACHINE}) {}
 };
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) GenericPlugin *
-__offload_plugin_create(uint32_t Version) {
-  if (Version != InterfaceVersion)
-    return nullptr;
-  static AMDGPUPlugin Plugin;
-  return &Plugin;
-}
+// __offload_plugin_create (an AMDGPUPlugin that is never destroyed: no
+// queue destruction or hsa_shut_down runs during exit()) and
+// __tgt_rtl_set_function_ptr_map.
+OFFLOAD_PLUGIN_ENTRY_POINTS(AMDGPUPlugin)

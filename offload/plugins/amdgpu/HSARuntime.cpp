@@ -9,24 +9,16 @@
 #include "HSARuntime.h"
 
 #include <cstdio>
-#include <cstdlib>
 
 using namespace offload::plugin;
 using namespace offload::plugin::hsa;
 
 std::string HSARuntime::defaultLibrary() {
-  const char *Override = std::getenv("LIBOMPTARGET_HSA_RUNTIME");
-  return Override && *Override ? Override : "libhsa-runtime64.so.1";
+  return driverLibraryPath("LIBOMPTARGET_HSA_RUNTIME", "libhsa-runtime64.so.1");
 }
 
 std::unique_ptr<HSARuntime> HSARuntime::load(const std::string &Path) {
   std::unique_ptr<HSARuntime> Runtime(new HSARuntime());
-  std::string Error;
-  Runtime->Library = DriverLibrary::open(Path, Error);
-  if (!Runtime->Library) {
-    Runtime->Reason = "no HSA runtime: " + Error;
-    return Runtime;
-  }
   HSAAPI &API = Runtime->API;
   const DriverSymbol Table[] = {
 #define OFFLOAD_HSA_ENTRY(Name, Result, Params)                                \
@@ -34,12 +26,9 @@ std::unique_ptr<HSARuntime> HSARuntime::load(const std::string &Path) {
       OFFLOAD_HSA_FUNCTIONS(OFFLOAD_HSA_ENTRY)
 #undef OFFLOAD_HSA_ENTRY
   };
-  if (!Runtime->Library->resolve(Table, sizeof(Table) / sizeof(Table[0]),
-                                 Error)) {
-    API = HSAAPI();
-    Runtime->Reason = "unusable HSA runtime: " + Error;
+  if (!Runtime->open(Path, "HSA runtime", Table,
+                     sizeof(Table) / sizeof(Table[0])))
     return Runtime;
-  }
   if (hsa_status_t Status = API.hsa_init()) {
     Runtime->Reason = "the HSA runtime '" + Path +
                       "' failed to initialize (no AMD GPU driver, /dev/kfd, "

@@ -204,7 +204,7 @@ struct HSAAPI {
 #undef OFFLOAD_HSA_DECLARE
 };
 
-class HSARuntime {
+class HSARuntime : public LoadedDriver<HSAAPI> {
 public:
   /// $LIBOMPTARGET_HSA_RUNTIME when set, else libhsa-runtime64.so.1.
   static std::string defaultLibrary();
@@ -217,19 +217,14 @@ public:
   int32_t numDevices() const { return int32_t(GPUAgents.size()); }
   const std::vector<hsa_agent_t> &gpuAgents() const { return GPUAgents; }
   const std::vector<hsa_agent_t> &cpuAgents() const { return CPUAgents; }
-  const std::string &unavailableReason() const { return Reason; }
-  const HSAAPI &api() const { return API; }
 
   /// The runtime's description of \p Status, with its number.
   std::string statusString(hsa_status_t Status) const;
 
 private:
   HSARuntime() = default;
-  std::unique_ptr<DriverLibrary> Library;
-  HSAAPI API;
   bool Initialized = false;
   std::vector<hsa_agent_t> GPUAgents, CPUAgents;
-  std::string Reason;
 };
 
 } // namespace hsa

@@ -8,24 +8,15 @@
 
 #include "CUDADriver.h"
 
-#include <cstdlib>
-
 using namespace offload::plugin;
 using namespace offload::plugin::cuda;
 
 std::string CUDADriver::defaultLibrary() {
-  const char *Override = std::getenv("LIBOMPTARGET_CUDA_DRIVER");
-  return Override && *Override ? Override : "libcuda.so.1";
+  return driverLibraryPath("LIBOMPTARGET_CUDA_DRIVER", "libcuda.so.1");
 }
 
 std::unique_ptr<CUDADriver> CUDADriver::load(const std::string &Path) {
   std::unique_ptr<CUDADriver> Driver(new CUDADriver());
-  std::string Error;
-  Driver->Library = DriverLibrary::open(Path, Error);
-  if (!Driver->Library) {
-    Driver->Reason = "no CUDA driver: " + Error;
-    return Driver;
-  }
   CUDADriverAPI &API = Driver->API;
   const DriverSymbol Table[] = {
 #define OFFLOAD_CUDA_ENTRY(Member, Symbol, Params)                             \
@@ -33,12 +24,9 @@ std::unique_ptr<CUDADriver> CUDADriver::load(const std::string &Path) {
       OFFLOAD_CUDA_DRIVER_FUNCTIONS(OFFLOAD_CUDA_ENTRY)
 #undef OFFLOAD_CUDA_ENTRY
   };
-  if (!Driver->Library->resolve(Table, sizeof(Table) / sizeof(Table[0]),
-                                Error)) {
-    API = CUDADriverAPI();
-    Driver->Reason = "unusable CUDA driver: " + Error;
+  if (!Driver->open(Path, "CUDA driver", Table,
+                    sizeof(Table) / sizeof(Table[0])))
     return Driver;
-  }
   if (CUresult Result = API.cuInit(0)) {
     Driver->Reason = "the CUDA driver '" + Path +
                      "' failed to initialize: cuInit returned " +

@@ -130,7 +130,7 @@ struct CUDADriverAPI {
 #undef OFFLOAD_CUDA_DECLARE
 };
 
-class CUDADriver {
+class CUDADriver : public LoadedDriver<CUDADriverAPI> {
 public:
   /// The library the plugin loads: $LIBOMPTARGET_CUDA_DRIVER when set
   /// (e.g. to try another driver), else libcuda.so.1.
@@ -141,11 +141,8 @@ public:
   static std::unique_ptr<CUDADriver> load(const std::string &Library);
 
   int32_t numDevices() const { return NumDevices; }
-  /// Why there are no devices (empty when there are some).
-  const std::string &unavailableReason() const { return Reason; }
   /// Driver version as the library reports it (e.g. 13000), or 0.
   int driverVersion() const { return Version; }
-  const CUDADriverAPI &api() const { return API; }
 
   /// "CUDA_ERROR_OUT_OF_MEMORY (2)": the driver's name for \p Result when it
   /// has one, else a built-in name, else the number.
@@ -153,11 +150,8 @@ public:
 
 private:
   CUDADriver() = default;
-  std::unique_ptr<DriverLibrary> Library;
-  CUDADriverAPI API;
   int32_t NumDevices = 0;
   int Version = 0;
-  std::string Reason;
 };
 
 } // namespace cuda

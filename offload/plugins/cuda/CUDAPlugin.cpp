@@ -20,9 +20,11 @@
 
 #include "CUDADriver.h"
 #include "IndirectCallInstall.h"
+#include "PluginDevice.h"
+#include "PluginEntryPoints.h"
 #include "PluginInterface.h"
+#include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
-#include "gpu/NoDeviceReport.h"
 
 #include <cstring>
 #include <memory>
@@ -60,7 +62,7 @@ struct StreamRecord {
   std::vector<std::unique_ptr<LaunchEnvironmentLayout>> HostCopies;
 };
 
-class CUDADevice final : public GenericDevice {
+class CUDADevice final : public PluginDevice {
 public:
   CUDADevice(const CUDADriver &Driver, int32_t Id, int32_t NumDevices)
       : Driver(Driver), API(Driver.api()), Id(Id), NumDevices(NumDevices) {}
@@ -107,7 +109,8 @@ public:
 
   CUcontext context() const { return Context; }
 
-  Status loadImage(const DeviceImageRef &Image, LoadedImage *&Out) override {
+  Status loadDeviceImage(const DeviceImageRef &Image,
+                         LoadedImage *&Out) override {
     if (Status S = makeCurrent())
       return S;
     auto Loaded = std::make_unique<CUDAImage>();
@@ -128,7 +131,7 @@ public:
     return Status::ok();
   }
 
-  Status unloadImage(LoadedImage *Image) override {
+  Status unloadDeviceImage(LoadedImage *Image) override {
     auto *Loaded = static_cast<CUDAImage *>(Image);
     if (Status S = makeCurrent())
       return S;
@@ -372,14 +375,6 @@ public:
 
   bool supportsUnifiedMemory() const override { return false; }
 
-  Status setIndirectCallTable(LoadedImage *Image,
-                              const void *const *HostAddresses,
-                              const void *const *DeviceAddresses,
-                              size_t Count) override {
-    return installIndirectCallTable(*this, Image, HostAddresses,
-                                    DeviceAddresses, Count);
-  }
-
   void printInfo(FILE *Out) override {
     fprintf(Out,
             "    Device %d of %d: %s (CUDA, sm_%d%d, %d multiprocessors, "
@@ -505,71 +500,14 @@ private:
   std::vector<std::unique_ptr<CUDAKernel>> Kernels;
 };
 
-class CUDAPlugin final : public GenericPlugin {
+/// The plugin object: GPUPlugin with the CUDA driver and CUDADevice.
+class CUDAPlugin final : public GPUPlugin<CUDADriver, CUDADevice> {
 public:
-  const char *getName() const override { return "cuda"; }
-
-  int32_t initialize() override {
-    std::lock_guard<std::mutex> Guard(Lock);
-    if (!Driver) {
-      Driver = CUDADriver::load(CUDADriver::defaultLibrary());
-      if (Driver->numDevices() == 0)
-        reportNoDevice("cuda", Driver->unavailableReason());
-      Devices.resize(size_t(Driver->numDevices()));
-    }
-    return Driver->numDevices();
-  }
-
-  int32_t getNumDevices() const override {
-    return Driver ? Driver->numDevices() : 0;
-  }
-
-  bool isImageCompatible(const DeviceImageRef &Image) const override {
-    std::string Triple = Image.Triple ? Image.Triple : "";
-    if (!Triple.empty())
-      return Triple.rfind("nvptx64", 0) == 0;
-    // Without a container: an ELF file for the CUDA machine.
-    const auto *Bytes = static_cast<const unsigned char *>(Image.Start);
-    return Image.Size > 20 &&
-           std::memcmp(Bytes,
-                       "\x7f"
-                       "ELF",
-                       4) == 0 &&
-           (Bytes[18] | (Bytes[19] << 8)) == EM_CUDA_MACHINE;
-  }
-
-  GenericDevice *getDevice(int32_t Id, Status &Error) override {
-    std::lock_guard<std::mutex> Guard(Lock);
-    if (!Driver || Id < 0 || Id >= Driver->numDevices()) {
-      Error = Status::error("the cuda plugin has no device %d", Id);
-      return nullptr;
-    }
-    if (!Devices[size_t(Id)]) {
-      auto Device =
-          std::make_unique<CUDADevice>(*Driver, Id, Driver->numDevices());
-      if (Status S = Device->initialize()) {
-        Error = S;
-        return nullptr;
-      }
-      Devices[size_t(Id)] = std::move(Device);
-    }
-    return Devices[size_t(Id)].get();
-  }
-
-  void setRequiresFlags(int64_t) override {}
-
-private:
-  std::mutex Lock;
-  std::unique_ptr<CUDADriver> Driver;
-  std::vector<std::unique_ptr<CUDADevice>> Devices;
+  CUDAPlugin() : GPUPlugin({"cuda", "nvptx64", EM_CUDA_MACHINE}) {}
 };
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) GenericPlugin *
-__offload_plugin_create(uint32_t Version) {
-  if (Version != InterfaceVersion)
-    return nullptr;
-  static CUDAPlugin Plugin;
-  return &Plugin;
-}
+// __offload_plugin_create (a CUDAPlugin that is never destroyed: no device
+// or driver teardown runs during exit()) and __tgt_rtl_set_function_ptr_map.
+OFFLOAD_PLUGIN_ENTRY_POINTS(CUDAPlugin)

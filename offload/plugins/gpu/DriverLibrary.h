@@ -11,7 +11,7 @@
 // still load the plugin and get a clean "zero devices". Each plugin lists
 // the entry points it calls in a table of (symbol name, function pointer
 // slot) and resolves it here; a missing library or symbol becomes a message
-// naming it, never a crash.
+// naming it, never a crash. LoadedDriver is the part both drivers keep.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +21,7 @@
 #include <dlfcn.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -76,6 +77,50 @@ private:
       : Handle(Handle), Path(std::move(Path)) {}
   void *Handle;
   std::string Path;
+};
+
+/// The library a plugin loads: the value of the environment variable
+/// \p OverrideVariable when it is set and not empty (to try another
+/// driver), else \p DefaultName.
+inline std::string driverLibraryPath(const char *OverrideVariable,
+                                     const char *DefaultName) {
+  const char *Override = std::getenv(OverrideVariable);
+  return Override && *Override ? Override : DefaultName;
+}
+
+/// What a loaded driver (CUDADriver, HSARuntime) keeps whatever its API:
+/// the library, the entry points resolved from it (\p EntryPoints, a
+/// struct of function pointers) and, when it is unusable, why.
+template <typename EntryPoints> class LoadedDriver {
+public:
+  /// Why there are no devices (empty when there are some).
+  const std::string &unavailableReason() const { return Reason; }
+  const EntryPoints &api() const { return API; }
+
+protected:
+  /// Opens \p Path and fills the slots of \p Table (members of API). On
+  /// failure returns false with every entry point null and Reason saying
+  /// "no <What>: ..." (the library cannot be loaded) or "unusable <What>:
+  /// ..." (it lacks an entry point).
+  bool open(const std::string &Path, const char *What,
+            const DriverSymbol *Table, size_t Count) {
+    std::string Error;
+    Library = DriverLibrary::open(Path, Error);
+    if (!Library) {
+      Reason = std::string("no ") + What + ": " + Error;
+      return false;
+    }
+    if (!Library->resolve(Table, Count, Error)) {
+      API = EntryPoints();
+      Reason = std::string("unusable ") + What + ": " + Error;
+      return false;
+    }
+    return true;
+  }
+
+  std::unique_ptr<DriverLibrary> Library;
+  EntryPoints API;
+  std::string Reason;
 };
 
 } // namespace plugin

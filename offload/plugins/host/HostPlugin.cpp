@@ -17,6 +17,8 @@
 
 #include "CPUDeviceLaunch.h"
 #include "IndirectCallInstall.h"
+#include "PluginDevice.h"
+#include "PluginEntryPoints.h"
 #include "PluginInterface.h"
 
 #include <ffi.h>
@@ -169,13 +171,14 @@ void callGPUStyleKernel(void *Context, void *LaunchEnvironment) {
   ffi_call(Call->Cif, FFI_FN(Call->Function), nullptr, ValuePtrs.data());
 }
 
-class HostDevice final : public GenericDevice {
+class HostDevice final : public SynchronousPluginDevice {
 public:
   HostDevice(int32_t Id, int32_t NumDevices)
       : Id(Id), NumDevices(NumDevices), GlobalId(Id),
         NumGlobalDevices(NumDevices) {}
 
-  Status loadImage(const DeviceImageRef &Image, LoadedImage *&Out) override {
+  Status loadDeviceImage(const DeviceImageRef &Image,
+                         LoadedImage *&Out) override {
     std::string Error;
     int Fd;
     void *Handle = openImageInMemory(Image, Error, Fd);
@@ -191,7 +194,7 @@ public:
     return Status::ok();
   }
 
-  Status unloadImage(LoadedImage *Image) override {
+  Status unloadDeviceImage(LoadedImage *Image) override {
     delete static_cast<HostImage *>(Image);
     return Status::ok();
   }
@@ -325,16 +328,8 @@ public:
     return Status::ok();
   }
 
-  // Every operation above completes before it returns.
-  Status synchronize(__tgt_async_info *Async) override {
-    if (Async)
-      Async->Queue = nullptr;
-    return Status::ok();
-  }
-  Status queryAsync(__tgt_async_info *, bool &Done) override {
-    Done = true;
-    return Status::ok();
-  }
+  // Every operation above completes before it returns (synchronize and
+  // queryAsync come from SynchronousPluginDevice).
 
   bool supportsUnifiedMemory() const override { return true; }
 
@@ -345,14 +340,6 @@ public:
                           int32_t NumAllDevices) override {
     GlobalId = GlobalDeviceId;
     NumGlobalDevices = NumAllDevices;
-  }
-
-  Status setIndirectCallTable(LoadedImage *Image,
-                              const void *const *HostAddresses,
-                              const void *const *DeviceAddresses,
-                              size_t Count) override {
-    return installIndirectCallTable(*this, Image, HostAddresses,
-                                    DeviceAddresses, Count);
   }
 
   void printInfo(FILE *Out) override {
@@ -425,7 +412,7 @@ public:
     return isX86_64SharedObject(Image);
   }
 
-  GenericDevice *getDevice(int32_t Id, Status &Error) override {
+  HostDevice *getDevice(int32_t Id, Status &Error) override {
     if (Id < 0 || Id >= NumDevices) {
       Error = Status::error("host plugin has no device %d", Id);
       return nullptr;
@@ -446,12 +433,6 @@ private:
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) GenericPlugin *
-__offload_plugin_create(uint32_t Version) {
-  if (Version != InterfaceVersion)
-    return nullptr;
-  // Never destroyed: executables unregister their images from destructors
-  // that may run after this library's static destructors.
-  static HostPlugin *Plugin = new HostPlugin();
-  return Plugin;
-}
+// __offload_plugin_create (a HostPlugin that is never destroyed) and
+// __tgt_rtl_set_function_ptr_map.
+OFFLOAD_PLUGIN_ENTRY_POINTS(HostPlugin)

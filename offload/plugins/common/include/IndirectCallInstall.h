@@ -1,5 +1,4 @@
-//===- IndirectCallInstall.h - Put an indirect-call table on a device -*- C++
-//-*-===//
+//===- IndirectCallInstall.h - Put an indirect-call table on a device -----===//
 //
 // Part of the offload toolchain, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE.TXT for license information.
@@ -7,26 +6,34 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What GenericDevice::setIndirectCallTable has to do is the same for every
-// plugin (the seed's `__tgt_rtl_set_function_ptr_map` contract): copy the
-// sorted (host address, device address) pairs into device memory and point
-// the image's device environment at them, so the device runtime's
+// Installing a `declare target indirect` table is the same for every plugin
+// (the seed's `__tgt_rtl_set_function_ptr_map` contract): copy the sorted
+// (host address, device address) pairs into device memory and point the
+// image's device environment at them, so the device runtime's
 // __llvm_omp_indirect_call_lookup finds them. This helper does it through
 // the GenericDevice interface only (getGlobal, allocate, dataSubmit,
-// dataRetrieve), so a plugin's setIndirectCallTable is one call.
+// dataRetrieve). Both ways in use it: GenericDevice::setIndirectCallTable
+// (libomptarget, per image; see PluginDevice.h) and the exported
+// __tgt_rtl_set_function_ptr_map (PluginEntryPoints.h).
 //
 // Tables are never freed while their image is loaded: a kernel of the image
 // may still be reading the old table when a newly loaded library makes the
 // runtime install a larger one. Installing zero pairs uninstalls the table
 // and frees every table the image had; libomptarget does that before it
-// unloads an image.
+// unloads an image, and PluginDevice frees what is left when it unloads one.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef OFFLOAD_PLUGINS_COMMON_INDIRECTCALLINSTALL_H
 #define OFFLOAD_PLUGINS_COMMON_INDIRECTCALLINSTALL_H
 
+#include "FunctionPtrMap.h"
 #include "PluginInterface.h"
+
+// The device runtime's own definitions of what is written here (read only:
+// the structures are checked against ours below, never used directly, so
+// the plugins do not depend on the device runtime's namespaces).
+#include "../../../../openmp/device/include/DeviceABI.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -49,9 +56,28 @@ struct DeviceEnvironmentLayout {
   uint64_t IndirectCallTableSize;
   uint64_t HardwareParallelism;
 };
-static_assert(offsetof(DeviceEnvironmentLayout, IndirectCallTable) == 24 &&
-                  sizeof(DeviceEnvironmentLayout) == 48,
-              "layout of __omp_rtl_device_environment changed");
+static_assert(sizeof(DeviceEnvironmentLayout) ==
+                      sizeof(ompx::DeviceEnvironmentTy) &&
+                  offsetof(DeviceEnvironmentLayout, IndirectCallTable) ==
+                      offsetof(ompx::DeviceEnvironmentTy, IndirectCallTable) &&
+                  offsetof(DeviceEnvironmentLayout, IndirectCallTableSize) ==
+                      offsetof(ompx::DeviceEnvironmentTy,
+                               IndirectCallTableSize),
+              "__omp_rtl_device_environment differs from the device "
+              "runtime's DeviceEnvironmentTy");
+
+/// The seed's table entry is what the device runtime binary-searches, so a
+/// caller's table is copied to the device as it is.
+static_assert(sizeof(__omp_offloading_fptr_map_ty) ==
+                      sizeof(ompx::IndirectCallEntryTy) &&
+                  offsetof(__omp_offloading_fptr_map_ty, host_ptr) ==
+                      offsetof(ompx::IndirectCallEntryTy, HostPtr) &&
+                  offsetof(__omp_offloading_fptr_map_ty, tgt_ptr) ==
+                      offsetof(ompx::IndirectCallEntryTy, DevicePtr) &&
+                  sizeof(__omp_offloading_fptr_map_ty::host_ptr) ==
+                      sizeof(void *),
+              "__omp_offloading_fptr_map_ty differs from the device "
+              "runtime's IndirectCallEntryTy");
 
 constexpr const char *DeviceEnvironmentSymbol = "__omp_rtl_device_environment";
 
@@ -69,16 +95,57 @@ struct InstalledIndirectTables {
 };
 } // namespace detail
 
-/// Installs \p Count pairs (\p HostAddresses[i] -> \p DeviceAddresses[i],
-/// sorted by host address) into \p Image on \p Device; \p Count 0 removes
-/// the table and frees the image's earlier tables. An image without a
-/// device environment (not linked with our device runtime or upstream's)
-/// has no lookup to feed and is left alone.
-inline Status installIndirectCallTable(GenericDevice &Device,
-                                       LoadedImage *Image,
-                                       const void *const *HostAddresses,
-                                       const void *const *DeviceAddresses,
-                                       size_t Count) {
+/// Frees every table installed into \p Image (which is going away) without
+/// touching the image itself.
+inline void releaseIndirectCallTables(GenericDevice &Device,
+                                      const LoadedImage *Image) {
+  auto &Installed = detail::InstalledIndirectTables::get();
+  std::lock_guard<std::mutex> Guard(Installed.Lock);
+  auto It = Installed.Tables.find(Image);
+  if (It == Installed.Tables.end())
+    return;
+  for (void *Old : It->second)
+    (void)Device.free(Old, AllocKind::Device);
+  Installed.Tables.erase(It);
+}
+
+/// Checks what a caller of __tgt_rtl_set_function_ptr_map hands over: a
+/// table for every non-zero size, host addresses strictly increasing (the
+/// device runtime bisects the table; out of order, lookups would silently
+/// miss).
+inline Status checkFunctionPtrMap(const __omp_offloading_fptr_map_ty *Entries,
+                                  uint64_t Count) {
+  if (Count && !Entries)
+    return Status::error("the table of %llu entries is a null pointer",
+                         static_cast<unsigned long long>(Count));
+  if (Count > SIZE_MAX / sizeof(__omp_offloading_fptr_map_ty))
+    return Status::error("a table of %llu entries cannot be addressed",
+                         static_cast<unsigned long long>(Count));
+  for (uint64_t I = 1; I < Count; ++I) {
+    uint64_t Previous = static_cast<uint64_t>(Entries[I - 1].host_ptr);
+    uint64_t Current = static_cast<uint64_t>(Entries[I].host_ptr);
+    if (Current <= Previous)
+      return Status::error(
+          "entry %llu (host_ptr 0x%llx) %s entry %llu (host_ptr 0x%llx): "
+          "entries must be sorted by host_ptr, each host address once",
+          static_cast<unsigned long long>(I),
+          static_cast<unsigned long long>(Current),
+          Current == Previous ? "repeats" : "is below",
+          static_cast<unsigned long long>(I - 1),
+          static_cast<unsigned long long>(Previous));
+  }
+  return Status::ok();
+}
+
+/// Installs the \p Count entries of \p Entries (sorted by host address)
+/// into \p Image on \p Device; \p Count 0 removes the table and frees the
+/// image's earlier tables. An image without a device environment (not
+/// linked with our device runtime or upstream's) has no lookup to feed and
+/// is left alone.
+inline Status
+installIndirectCallEntries(GenericDevice &Device, LoadedImage *Image,
+                           const __omp_offloading_fptr_map_ty *Entries,
+                           size_t Count) {
   void *EnvAddress = nullptr;
   if (Device.getGlobal(Image, DeviceEnvironmentSymbol,
                        sizeof(DeviceEnvironmentLayout), EnvAddress))
@@ -90,18 +157,13 @@ inline Status installIndirectCallTable(GenericDevice &Device,
 
   void *Table = nullptr;
   if (Count) {
-    std::vector<uintptr_t> Pairs(2 * Count);
-    for (size_t I = 0; I < Count; ++I) {
-      Pairs[2 * I] = reinterpret_cast<uintptr_t>(HostAddresses[I]);
-      Pairs[2 * I + 1] = reinterpret_cast<uintptr_t>(DeviceAddresses[I]);
-    }
-    uint64_t Bytes = Pairs.size() * sizeof(uintptr_t);
+    uint64_t Bytes = Count * sizeof(__omp_offloading_fptr_map_ty);
     Table = Device.allocate(Bytes, AllocKind::Device);
     if (!Table)
       return Status::error("cannot allocate %llu bytes of device memory for "
                            "the indirect-call table (%zu functions)",
                            static_cast<unsigned long long>(Bytes), Count);
-    if (Status S = Device.dataSubmit(Table, Pairs.data(),
+    if (Status S = Device.dataSubmit(Table, Entries,
                                      static_cast<int64_t>(Bytes), nullptr)) {
       (void)Device.free(Table, AllocKind::Device);
       return Status::error("cannot copy the indirect-call table: %s",
@@ -117,19 +179,30 @@ inline Status installIndirectCallTable(GenericDevice &Device,
                          S.message().c_str());
   }
 
-  auto &Installed = detail::InstalledIndirectTables::get();
-  std::lock_guard<std::mutex> Guard(Installed.Lock);
-  if (Table) {
-    Installed.Tables[Image].push_back(Table);
+  if (!Table) {
+    releaseIndirectCallTables(Device, Image);
     return Status::ok();
   }
-  auto It = Installed.Tables.find(Image);
-  if (It != Installed.Tables.end()) {
-    for (void *Old : It->second)
-      (void)Device.free(Old, AllocKind::Device);
-    Installed.Tables.erase(It);
-  }
+  auto &Installed = detail::InstalledIndirectTables::get();
+  std::lock_guard<std::mutex> Guard(Installed.Lock);
+  Installed.Tables[Image].push_back(Table);
   return Status::ok();
+}
+
+/// The same for a table given as two parallel arrays (\p HostAddresses[i]
+/// -> \p DeviceAddresses[i]), as GenericDevice::setIndirectCallTable
+/// receives it.
+inline Status installIndirectCallTable(GenericDevice &Device,
+                                       LoadedImage *Image,
+                                       const void *const *HostAddresses,
+                                       const void *const *DeviceAddresses,
+                                       size_t Count) {
+  std::vector<__omp_offloading_fptr_map_ty> Entries(Count);
+  for (size_t I = 0; I < Count; ++I) {
+    Entries[I].host_ptr = reinterpret_cast<intptr_t>(HostAddresses[I]);
+    Entries[I].tgt_ptr = reinterpret_cast<intptr_t>(DeviceAddresses[I]);
+  }
+  return installIndirectCallEntries(Device, Image, Entries.data(), Count);
 }
 
 } // namespace plugin

@@ -1,0 +1,115 @@
+//===- GPUPlugin.h - The plugin object of the GPU plugins -------*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The CUDA and AMDGPU plugins differ in their devices and drivers, not in
+// how the plugin object manages them: the driver is loaded on the first
+// initialize() (saying why there is no device when that matters), a device
+// is created and initialized on first use, and an image is theirs when its
+// OffloadBinary triple says so or, without a container, when it is an ELF
+// file for their machine. GPUPlugin does that once for both.
+//
+// DriverT provides: static std::string defaultLibrary();
+//   static std::unique_ptr<DriverT> load(const std::string &);
+//   int32_t numDevices() const; const std::string &unavailableReason() const.
+// DeviceT provides: DeviceT(const DriverT &, int32_t Id, int32_t NumDevices);
+//   Status initialize().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_PLUGINS_GPU_GPUPLUGIN_H
+#define OFFLOAD_PLUGINS_GPU_GPUPLUGIN_H
+
+#include "NoDeviceReport.h"
+#include "PluginInterface.h"
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace offload {
+namespace plugin {
+
+/// What tells one GPU plugin from the other.
+struct GPUPluginTraits {
+  /// Plugin name, as in libomptarget.rtl.<Name>.so and in messages.
+  const char *Name;
+  /// Start of the OffloadBinary triple of compatible images ("nvptx64").
+  const char *TriplePrefix;
+  /// ELF e_machine of compatible images that come without a container.
+  uint16_t ELFMachine;
+};
+
+template <typename DriverT, typename DeviceT>
+class GPUPlugin : public GenericPlugin {
+public:
+  explicit GPUPlugin(const GPUPluginTraits &Traits) : Traits(Traits) {}
+
+  const char *getName() const override { return Traits.Name; }
+
+  int32_t initialize() override {
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (!Driver) {
+      Driver = DriverT::load(DriverT::defaultLibrary());
+      if (Driver->numDevices() == 0)
+        reportNoDevice(Traits.Name, Driver->unavailableReason());
+      Devices.resize(size_t(Driver->numDevices()));
+    }
+    return Driver->numDevices();
+  }
+
+  int32_t getNumDevices() const override {
+    return Driver ? Driver->numDevices() : 0;
+  }
+
+  bool isImageCompatible(const DeviceImageRef &Image) const override {
+    std::string Triple = Image.Triple ? Image.Triple : "";
+    if (!Triple.empty())
+      return Triple.rfind(Traits.TriplePrefix, 0) == 0;
+    // Without a container: an ELF file for the GPU's machine.
+    const auto *Bytes = static_cast<const unsigned char *>(Image.Start);
+    return Image.Size > 20 &&
+           std::memcmp(Bytes,
+                       "\x7f"
+                       "ELF",
+                       4) == 0 &&
+           (Bytes[18] | (Bytes[19] << 8)) == Traits.ELFMachine;
+  }
+
+  DeviceT *getDevice(int32_t Id, Status &Error) override {
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (!Driver || Id < 0 || Id >= Driver->numDevices()) {
+      Error = Status::error("the %s plugin has no device %d", Traits.Name, Id);
+      return nullptr;
+    }
+    if (!Devices[size_t(Id)]) {
+      auto Device =
+          std::make_unique<DeviceT>(*Driver, Id, Driver->numDevices());
+      if (Status S = Device->initialize()) {
+        Error = S;
+        return nullptr;
+      }
+      Devices[size_t(Id)] = std::move(Device);
+    }
+    return Devices[size_t(Id)].get();
+  }
+
+  void setRequiresFlags(int64_t) override {}
+
+private:
+  const GPUPluginTraits Traits;
+  std::mutex Lock;
+  std::unique_ptr<DriverT> Driver;
+  std::vector<std::unique_ptr<DeviceT>> Devices;
+};
+
+} // namespace plugin
+} // namespace offload
+
+#endif // OFFLOAD_PLUGINS_GPU_GPUPLUGIN_H
