@@ -26,7 +26,6 @@
 #include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
 
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
