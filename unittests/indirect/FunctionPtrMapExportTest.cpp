@@ -10,7 +10,8 @@
 // with dlopen and the function found with dlsym. On the host plugin it
 // installs a table into real images (stand-in shared objects with a device
 // environment) on real CPU devices; the GPU plugins, which have no device
-// here, must refuse cleanly.
+// here, must refuse cleanly. The same libraries show that the plugin object
+// __offload_plugin_create returns is a single heap object.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,17 +105,39 @@ bool sameEntries(const std::vector<__omp_offloading_fptr_map_ty> &A,
   return true;
 }
 
-TEST(FunctionPtrMapExport, GPUPluginsWithoutDevicesRefuse) {
-  // Whatever this machine has, these names make the drivers absent.
-  setenv("LIBOMPTARGET_CUDA_DRIVER", "libno-such-cuda-driver.so.1", 1);
-  setenv("LIBOMPTARGET_HSA_RUNTIME", "libno-such-hsa-runtime.so.1", 1);
-  std::vector<const char *> Paths;
+std::vector<const char *> allPluginPaths() {
+  std::vector<const char *> Paths = {OFFLOAD_TEST_HOST_PLUGIN};
 #ifdef OFFLOAD_TEST_CUDA_PLUGIN
   Paths.push_back(OFFLOAD_TEST_CUDA_PLUGIN);
 #endif
 #ifdef OFFLOAD_TEST_AMDGPU_PLUGIN
   Paths.push_back(OFFLOAD_TEST_AMDGPU_PLUGIN);
 #endif
+  return Paths;
+}
+
+// The plugin object is created once and lives on the heap, not in the
+// library's data: no destructor of it can run when exit() runs the
+// libraries' static destructors.
+TEST(PluginEntryPoints, PluginObjectIsOneHeapObject) {
+  for (const char *Path : allPluginPaths()) {
+    SCOPED_TRACE(Path);
+    PluginLibrary First, Again;
+    ASSERT_NO_FATAL_FAILURE(openPlugin(Path, First));
+    ASSERT_NO_FATAL_FAILURE(openPlugin(Path, Again));
+    EXPECT_EQ(First.Plugin, Again.Plugin);
+    Dl_info Info;
+    EXPECT_EQ(dladdr(First.Plugin, &Info), 0)
+        << "the plugin object lies in " << Info.dli_fname;
+  }
+}
+
+TEST(FunctionPtrMapExport, GPUPluginsWithoutDevicesRefuse) {
+  // Whatever this machine has, these names make the drivers absent.
+  setenv("LIBOMPTARGET_CUDA_DRIVER", "libno-such-cuda-driver.so.1", 1);
+  setenv("LIBOMPTARGET_HSA_RUNTIME", "libno-such-hsa-runtime.so.1", 1);
+  std::vector<const char *> Paths = allPluginPaths();
+  Paths.erase(Paths.begin()); // the host plugin
   if (Paths.empty())
     GTEST_SKIP() << "no GPU plugin in this build";
   for (const char *Path : Paths) {
