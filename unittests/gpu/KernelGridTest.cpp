@@ -45,9 +45,31 @@ TEST(KernelGrid, ClausesWin) {
 }
 
 TEST(KernelGrid, KernelEnvironmentBeforeDefaults) {
-  Grid G = chooseGrid(config(ExecModeGeneric, 96, 5), GridRequest(), limits());
+  Grid G = chooseGrid(config(ExecModeSPMD, 96, 5), GridRequest(), limits());
   EXPECT_EQ(G.Blocks, 5u);
   EXPECT_EQ(G.ThreadsPerBlock, 96u);
+}
+
+TEST(KernelGrid, GenericModeAddsAWarpForTheMainThread) {
+  GridRequest R;
+  R.ThreadLimit = 64;
+  // 64 workers and the main thread's warp.
+  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, limits()).ThreadsPerBlock,
+            96u);
+  // Generic-SPMD kernels keep the state machine, so they need it too.
+  EXPECT_EQ(chooseGrid(config(ExecModeGeneric | ExecModeSPMD), R, limits())
+                .ThreadsPerBlock,
+            96u);
+  EXPECT_EQ(chooseGrid(config(ExecModeSPMD), R, limits()).ThreadsPerBlock,
+            64u);
+  // AMD wavefronts of 64; never above the block limit.
+  GridLimits Wide = limits();
+  Wide.WarpSize = 64;
+  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, Wide).ThreadsPerBlock,
+            128u);
+  R.ThreadLimit = 256;
+  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, Wide).ThreadsPerBlock,
+            256u);
 }
 
 TEST(KernelGrid, TripcountSetsBlocks) {

@@ -115,6 +115,8 @@ public:
                            &MaxWorkgroupSize);
     API.hsa_agent_get_info(Agent, HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT,
                            &ComputeUnits);
+    API.hsa_agent_get_info(Agent, HSA_AGENT_INFO_WAVEFRONT_SIZE,
+                           &WavefrontSize);
     if (Runtime.cpuAgents().empty())
       return Status::error("AMDGPU device %d (%s): HSA reports no CPU agent "
                            "to allocate host memory from",
@@ -327,6 +329,7 @@ public:
     Limits.DefaultThreadsPerBlock = 256;
     Limits.MaxBlocks = UINT32_MAX / Limits.MaxThreadsPerBlock;
     Limits.DefaultBlocks = (ComputeUnits ? ComputeUnits : 1) * 4;
+    Limits.WarpSize = WavefrontSize ? WavefrontSize : 64;
     GridRequest Request;
     Request.NumTeams = Params.NumTeams;
     Request.ThreadLimit = Params.ThreadLimit;
@@ -520,6 +523,7 @@ private:
   std::string Name;
   uint32_t MaxWorkgroupSize = 0;
   uint32_t ComputeUnits = 0;
+  uint32_t WavefrontSize = 0;
   hsa_amd_memory_pool_t DevicePool{}, HostPool{}, KernargPool{};
   hsa_queue_t *Queue = nullptr;
   std::mutex Lock, QueueLock;

@@ -69,6 +69,8 @@ struct GridLimits {
   uint32_t MaxBlocks = 65535;
   /// Blocks when nothing says how many (e.g. a few per multiprocessor).
   uint32_t DefaultBlocks = 1;
+  /// Threads that run in lockstep (NVIDIA warp, AMD wavefront).
+  uint32_t WarpSize = 32;
 };
 
 /// What the construct asked for (zero: unspecified).
@@ -84,7 +86,8 @@ struct Grid {
 };
 
 /// Threads: the thread_limit clause, else the kernel's compiled maximum,
-/// else the default; at least the kernel's minimum; within the limits.
+/// else the default; at least the kernel's minimum; one more warp for a
+/// generic-mode kernel's main thread; within the limits.
 /// Blocks: the num_teams clause, else the kernel's maximum, else enough
 /// blocks for the loop's trip count (SPMD: one iteration per thread;
 /// generic: one per team), else the default; at least the kernel's minimum;
@@ -100,6 +103,11 @@ inline Grid chooseGrid(const KernelConfiguration &Config,
                                     : Limits.DefaultThreadsPerBlock;
   if (Config.MinThreads > 0 && Threads < uint64_t(Config.MinThreads))
     Threads = uint64_t(Config.MinThreads);
+  // In generic mode the device runtime keeps the last warp for the main
+  // thread (a warp runs in lockstep, so the main thread cannot share one with
+  // waiting workers): the threads asked for are the workers, plus one warp.
+  if ((Config.ExecMode & ExecModeGeneric) && Limits.WarpSize > 1)
+    Threads += Limits.WarpSize;
   Threads = Clamp(Threads, 1, Limits.MaxThreadsPerBlock);
 
   uint64_t Blocks = Request.NumTeams;
