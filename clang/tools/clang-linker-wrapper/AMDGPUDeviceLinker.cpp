@@ -30,10 +30,6 @@ using namespace llvm;
 namespace wrapper {
 namespace {
 
-Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 class AMDGPUDeviceLinker final : public DeviceLinker {
 public:
   explicit AMDGPUDeviceLinker(const ToolchainPaths &Paths) : Paths(Paths) {}
@@ -41,9 +37,10 @@ public:
   Error link(const DeviceLinkJob &Job, CommandRunner &Runner) const override {
     std::string What = Job.Triple.str() + " (" + Job.Arch + ")";
     if (!StringRef(Job.Arch).starts_with("gfx"))
-      return makeError("the " + Job.Triple.str() +
-                       " device image needs a gfx architecture, got '" +
-                       Job.Arch + "'; compile with --offload-arch=gfxNNN");
+      return createStringError("the " + Job.Triple.str() +
+                               " device image needs a gfx architecture, got '" +
+                               Job.Arch +
+                               "'; compile with --offload-arch=gfxNNN");
     Expected<GPULinkOptions> OptionsOrErr = parseGPULinkOptions(Job, Paths);
     if (!OptionsOrErr)
       return OptionsOrErr.takeError();
@@ -90,7 +87,7 @@ public:
     if (!Lto.BitcodeFiles.empty())
       Objects.push_back(LtoPath);
     if (Objects.empty())
-      return makeError("the " + What + " device link has no input");
+      return createStringError("the " + What + " device link has no input");
 
     std::vector<std::string> Argv = {*Lld, "--no-undefined", "-shared", "-o",
                                      Job.Output};

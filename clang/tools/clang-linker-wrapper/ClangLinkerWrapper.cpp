@@ -51,10 +51,6 @@ static constexpr StringLiteral ToolName = "clang-linker-wrapper";
 
 namespace {
 
-Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 /// The images of one device link.
 struct ImageGroup {
   Triple TheTriple;
@@ -128,16 +124,16 @@ private:
     for (const InputImage &Image : Scan.Images) {
       const OffloadBinary &Binary = *Image.File.getBinary();
       if (Binary.getOffloadKind() != OFK_OpenMP)
-        return makeError(Image.Origin + ": its device image for '" +
-                         Binary.getTriple() + "' is a " +
-                         getOffloadKindName(Binary.getOffloadKind()) +
-                         " image; this wrapper links OpenMP offload code only");
+        return createStringError(
+            Image.Origin + ": its device image for '" + Binary.getTriple() +
+            "' is a " + getOffloadKindName(Binary.getOffloadKind()) +
+            " image; this wrapper links OpenMP offload code only");
       if (Binary.getImageKind() != IMG_Object &&
           Binary.getImageKind() != IMG_Bitcode)
-        return makeError(Image.Origin + ": its device image for '" +
-                         Binary.getTriple() + "' is of kind '" +
-                         getImageKindName(Binary.getImageKind()) +
-                         "'; expected an object file or LLVM bitcode");
+        return createStringError(Image.Origin + ": its device image for '" +
+                                 Binary.getTriple() + "' is of kind '" +
+                                 getImageKindName(Binary.getImageKind()) +
+                                 "'; expected an object file or LLVM bitcode");
       auto Key =
           std::make_pair(Binary.getTriple().str(), Binary.getArch().str());
       auto [It, Inserted] = Index.try_emplace(Key, Groups.size());
@@ -153,8 +149,9 @@ private:
       Expected<std::unique_ptr<DeviceLinker>> LinkerOrErr =
           createDeviceLinker(Group.TheTriple, Paths);
       if (!LinkerOrErr)
-        return makeError(toString(LinkerOrErr.takeError()) + " (image from " +
-                         Group.Images.front()->Origin + ")");
+        return createStringError(toString(LinkerOrErr.takeError()) +
+                                 " (image from " +
+                                 Group.Images.front()->Origin + ")");
       Group.Linker = std::move(*LinkerOrErr);
     }
     return Error::success();
@@ -171,16 +168,17 @@ private:
       if (!Object.HasCurrentEntries && !Object.HasLegacyEntries)
         continue;
       if (Triples.empty())
-        return makeError(Object.Origin +
-                         ": has OpenMP offload entries but the link has no "
-                         "device image at all; was the device code removed "
-                         "(e.g. by strip or objcopy)?");
+        return createStringError(
+            Object.Origin + ": has OpenMP offload entries but the link has no "
+                            "device image at all; was the device code removed "
+                            "(e.g. by strip or objcopy)?");
       for (const std::string &T : Triples)
         if (!Object.ImageTriples.count(T))
-          return makeError(Object.Origin +
-                           ": has OpenMP offload entries but no device image "
-                           "for '" +
-                           T + "'; compile it with -fopenmp-targets=" + T);
+          return createStringError(
+              Object.Origin +
+              ": has OpenMP offload entries but no device image "
+              "for '" +
+              T + "'; compile it with -fopenmp-targets=" + T);
     }
     return Error::success();
   }
@@ -196,7 +194,7 @@ private:
         Legacy = &Object;
     }
     if (Current && Legacy)
-      return makeError(
+      return createStringError(
           Legacy->Origin + ": has legacy offload entries (" +
           offload::getEntriesSectionName(offload::EntryLayout::Legacy) +
           ") while " + Current->Origin +
@@ -284,9 +282,9 @@ private:
             MemoryBuffer::getFile(Group.Job.Output, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
         if (!ImageOrErr)
-          return makeError("cannot read the linked device image '" +
-                           Group.Job.Output +
-                           "': " + ImageOrErr.getError().message());
+          return createStringError("cannot read the linked device image '" +
+                                   Group.Job.Output +
+                                   "': " + ImageOrErr.getError().message());
         Image = std::move(*ImageOrErr);
       }
       OffloadBinary::OffloadingImage Entry;
@@ -368,8 +366,8 @@ private:
       Final = Rewritten;
     }
     if (std::error_code EC = sys::fs::rename(Final, Config.Output))
-      return makeError("cannot move the linked output to '" + Config.Output +
-                       "': " + EC.message());
+      return createStringError("cannot move the linked output to '" +
+                               Config.Output + "': " + EC.message());
     return Error::success();
   }
 

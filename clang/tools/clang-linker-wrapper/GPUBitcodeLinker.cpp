@@ -35,10 +35,6 @@ namespace {
 /// The device runtime's global a plugin fills in (openmp/device).
 constexpr StringLiteral DeviceEnvironmentName = "__omp_rtl_device_environment";
 
-Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 void initializeTargetsOnce() {
   static std::once_flag Once;
   std::call_once(Once, [] {
@@ -69,12 +65,13 @@ openBitcode(MemoryBufferRef Buffer, StringRef Origin, const Triple &Target) {
   Expected<std::unique_ptr<lto::InputFile>> FileOrErr =
       lto::InputFile::create(Buffer);
   if (!FileOrErr)
-    return makeError("cannot read device bitcode '" + Origin +
-                     "': " + toString(FileOrErr.takeError()));
+    return createStringError("cannot read device bitcode '" + Origin +
+                             "': " + toString(FileOrErr.takeError()));
   Triple FileTriple((*FileOrErr)->getTargetTriple());
   if (FileTriple.getArch() != Target.getArch())
-    return makeError("device bitcode '" + Origin + "' is for '" +
-                     FileTriple.str() + "', not '" + Target.str() + "'");
+    return createStringError("device bitcode '" + Origin + "' is for '" +
+                             FileTriple.str() + "', not '" + Target.str() +
+                             "'");
   return std::move(*FileOrErr);
 }
 
@@ -110,13 +107,13 @@ Expected<GPULinkOptions> parseGPULinkOptions(const DeviceLinkJob &Job,
       }
     }
     if (Found.empty())
-      return makeError("cannot find -l" + Name + " for the " +
-                       Job.Triple.str() + " device link (" + Job.Arch +
-                       "); searched " + join(SearchDirs, ", ") +
-                       (Name == "ompdevice"
-                            ? "; the GPU device runtime is not installed in "
-                              "this prefix"
-                            : ""));
+      return createStringError(
+          "cannot find -l" + Name + " for the " + Job.Triple.str() +
+          " device link (" + Job.Arch + "); searched " +
+          join(SearchDirs, ", ") +
+          (Name == "ompdevice" ? "; the GPU device runtime is not installed in "
+                                 "this prefix"
+                               : ""));
     Options.Archives.push_back(Found);
   }
   for (const std::string &Arg : Job.CompilerArgs) {
@@ -144,8 +141,8 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
         MemoryBuffer::getFile(Path, /*IsText=*/false,
                               /*RequiresNullTerminator=*/false);
     if (!BufferOrErr)
-      return makeError("cannot read '" + Path +
-                       "': " + BufferOrErr.getError().message());
+      return createStringError("cannot read '" + Path +
+                               "': " + BufferOrErr.getError().message());
     Buffers.push_back(std::move(*BufferOrErr));
     return Buffers.back()->getMemBufferRef();
   };
@@ -170,8 +167,8 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
     Expected<std::unique_ptr<object::Archive>> ArchiveOrErr =
         object::Archive::create(*BufferOrErr);
     if (!ArchiveOrErr)
-      return makeError("cannot read archive '" + Path +
-                       "': " + toString(ArchiveOrErr.takeError()));
+      return createStringError("cannot read archive '" + Path +
+                               "': " + toString(ArchiveOrErr.takeError()));
     Error Err = Error::success();
     for (const object::Archive::Child &Child : (*ArchiveOrErr)->children(Err)) {
       Expected<StringRef> NameOrErr = Child.getName();
@@ -179,7 +176,8 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
       if (!NameOrErr || !MemberOrErr) {
         consumeError(NameOrErr.takeError());
         consumeError(MemberOrErr.takeError());
-        return makeError("cannot read a member of archive '" + Path + "'");
+        return createStringError("cannot read a member of archive '" + Path +
+                                 "'");
       }
       // Host objects may share an archive with device bitcode.
       if (identify_magic(MemberOrErr->getBuffer()) != file_magic::bitcode)
@@ -192,8 +190,8 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
       Members.push_back({std::move(*FileOrErr), Origin, false});
     }
     if (Err)
-      return makeError("cannot read archive '" + Path +
-                       "': " + toString(std::move(Err)));
+      return createStringError("cannot read archive '" + Path +
+                               "': " + toString(std::move(Err)));
   }
 
   // Archive members are taken while they define something still undefined.
@@ -264,10 +262,10 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
       if (It->second.Weak && !Weak)
         It->second = Definition{I, Weak};
       else if (!It->second.Weak && !Weak)
-        return makeError("duplicate symbol '" + Sym.getName() +
-                         "' in device code for " + Link.CPU + ": defined in " +
-                         Inputs[It->second.Input].Origin + " and in " +
-                         Inputs[I].Origin);
+        return createStringError(
+            "duplicate symbol '" + Sym.getName() + "' in device code for " +
+            Link.CPU + ": defined in " + Inputs[It->second.Input].Origin +
+            " and in " + Inputs[I].Origin);
     }
   }
 
@@ -315,8 +313,9 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
       Resolutions.push_back(Res);
     }
     if (Error E = Linker.add(std::move(Inputs[I].File), Resolutions))
-      return makeError("cannot add '" + Inputs[I].Origin +
-                       "' to the device link: " + toString(std::move(E)));
+      return createStringError(
+          "cannot add '" + Inputs[I].Origin +
+          "' to the device link: " + toString(std::move(E)));
   }
 
   SmallString<0> Output;
@@ -327,11 +326,13 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
         std::make_unique<raw_svector_ostream>(Output));
   };
   if (Error E = Linker.run(AddStream))
-    return makeError("LTO of the " + Link.Triple.str() + " device code for " +
-                     Link.CPU + " failed: " + toString(std::move(E)));
+    return createStringError("LTO of the " + Link.Triple.str() +
+                             " device code for " + Link.CPU +
+                             " failed: " + toString(std::move(E)));
   if (!Errors.empty())
-    return makeError("LTO of the " + Link.Triple.str() + " device code for " +
-                     Link.CPU + " failed: " + Errors);
+    return createStringError("LTO of the " + Link.Triple.str() +
+                             " device code for " + Link.CPU +
+                             " failed: " + Errors);
   return Output;
 }
 
@@ -361,8 +362,8 @@ Expected<std::string> findGPUTool(StringRef Tool,
   Found = SearchIn(Fallback);
   if (!Found.empty())
     return Found;
-  return makeError("cannot find '" + Tool + "', needed for " + Purpose +
-                   " (searched " + join(Searched, ", ") + "); " + Hint);
+  return createStringError("cannot find '" + Tool + "', needed for " + Purpose +
+                           " (searched " + join(Searched, ", ") + "); " + Hint);
 }
 
 bool isBitcodeFile(StringRef Path) {
@@ -375,8 +376,8 @@ Expected<ScopedTempFile> ScopedTempFile::create(StringRef Model,
   SmallString<256> Path;
   if (std::error_code EC =
           sys::fs::createUniqueFile(Model + "-%%%%%%" + Suffix, Path))
-    return makeError("cannot create a temporary file next to '" + Model +
-                     "': " + EC.message());
+    return createStringError("cannot create a temporary file next to '" +
+                             Model + "': " + EC.message());
   sys::RemoveFileOnSignal(Path);
   return ScopedTempFile(Path.str().str());
 }
@@ -397,11 +398,12 @@ Error ScopedTempFile::write(StringRef Contents) const {
   std::error_code EC;
   raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
   if (EC)
-    return makeError("cannot write '" + Path + "': " + EC.message());
+    return createStringError("cannot write '" + Path + "': " + EC.message());
   OS << Contents;
   OS.close();
   if (OS.has_error())
-    return makeError("cannot write '" + Path + "': " + OS.error().message());
+    return createStringError("cannot write '" + Path +
+                             "': " + OS.error().message());
   return Error::success();
 }
 

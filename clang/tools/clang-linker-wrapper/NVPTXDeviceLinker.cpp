@@ -37,23 +37,20 @@ using namespace llvm;
 namespace wrapper {
 namespace {
 
-Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 /// Adds the undefined symbols of the cubin \p Path to \p Undefined.
 Error collectCubinReferences(StringRef Path, StringSet<> &Undefined) {
   Expected<object::OwningBinary<object::ObjectFile>> ObjOrErr =
       object::ObjectFile::createObjectFile(Path);
   if (!ObjOrErr)
-    return makeError("device object '" + Path +
-                     "' is not readable: " + toString(ObjOrErr.takeError()));
+    return createStringError("device object '" + Path + "' is not readable: " +
+                             toString(ObjOrErr.takeError()));
   const object::ObjectFile &Obj = *ObjOrErr->getBinary();
   const auto *Elf = dyn_cast<object::ELFObjectFileBase>(&Obj);
   if (!Elf || Elf->getEMachine() != ELF::EM_CUDA)
-    return makeError("device object '" + Path +
-                     "' is not an NVIDIA cubin; an nvptx64 image must be a "
-                     "cubin or LLVM bitcode");
+    return createStringError(
+        "device object '" + Path +
+        "' is not an NVIDIA cubin; an nvptx64 image must be a "
+        "cubin or LLVM bitcode");
   for (const object::SymbolRef &Sym : Obj.symbols()) {
     Expected<uint32_t> FlagsOrErr = Sym.getFlags();
     Expected<StringRef> NameOrErr = Sym.getName();
@@ -108,9 +105,10 @@ public:
   Error link(const DeviceLinkJob &Job, CommandRunner &Runner) const override {
     std::string What = Job.Triple.str() + " (" + Job.Arch + ")";
     if (!StringRef(Job.Arch).starts_with("sm_"))
-      return makeError("the " + Job.Triple.str() +
-                       " device image needs an sm_XX architecture, got '" +
-                       Job.Arch + "'; compile with --offload-arch=sm_XX");
+      return createStringError(
+          "the " + Job.Triple.str() +
+          " device image needs an sm_XX architecture, got '" + Job.Arch +
+          "'; compile with --offload-arch=sm_XX");
     Expected<GPULinkOptions> OptionsOrErr = parseGPULinkOptions(Job, Paths);
     if (!OptionsOrErr)
       return OptionsOrErr.takeError();
@@ -196,16 +194,17 @@ public:
       if (Options.Debug)
         Argv.push_back("-lineinfo");
       if (Error E = Runner.run(Argv, "ptxas for " + What))
-        return makeError(toString(std::move(E)) +
-                         "; if ptxas says the architecture is not defined, "
-                         "the CUDA toolkit it belongs to cannot build " +
-                         Job.Arch +
-                         " (CUDA 13 supports sm_75 and newer): use a newer "
-                         "--offload-arch or an older toolkit (--cuda-path)");
+        return createStringError(
+            toString(std::move(E)) +
+            "; if ptxas says the architecture is not defined, "
+            "the CUDA toolkit it belongs to cannot build " +
+            Job.Arch +
+            " (CUDA 13 supports sm_75 and newer): use a newer "
+            "--offload-arch or an older toolkit (--cuda-path)");
       Cubins.push_back(CubinPath);
     }
     if (Cubins.empty())
-      return makeError("the " + What + " device link has no input");
+      return createStringError("the " + What + " device link has no input");
 
     // Step 2: one executable cubin.
     std::vector<std::string> Argv = {*Nvlink, "-m64", "--arch=" + Job.Arch,
