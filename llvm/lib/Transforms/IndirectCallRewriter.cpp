@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "offload/Transforms/IndirectCallRewriter.h"
+#include "offload/Offloading/OffloadEntries.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -274,10 +275,12 @@ bool hasIndirectOffloadEntries(const Module &M) {
         return true;
   // Both entry layouts keep the 32-bit flags as their fourth field.
   constexpr unsigned FlagsField = 3;
-  constexpr uint64_t IndirectFlags = 0x8 /* function */ | 0x20 /* vtable */;
+  constexpr uint64_t IndirectFlags =
+      OMPTargetGlobalVarEntryIndirect | OMPTargetGlobalVarEntryIndirectVTable;
   for (const GlobalVariable &GV : M.globals()) {
-    if (!GV.hasInitializer() || (GV.getSection() != "llvm_offload_entries" &&
-                                 GV.getSection() != "omp_offloading_entries"))
+    if (!GV.hasInitializer() ||
+        (GV.getSection() != getEntriesSectionName(EntryLayout::Current) &&
+         GV.getSection() != getEntriesSectionName(EntryLayout::Legacy)))
       continue;
     auto *Entry = dyn_cast<ConstantStruct>(GV.getInitializer());
     if (!Entry || Entry->getNumOperands() <= FlagsField)
