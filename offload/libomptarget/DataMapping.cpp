@@ -157,7 +157,8 @@ bool restoreShadows(Device &D, const MapEntry &E, const MapItem &Item,
 }
 
 bool copyToDevice(Device &D, const MapEntry &E, const MapItem &Item) {
-  TraceScope Trace("data submit", std::to_string(Item.Size) + " bytes");
+  TraceScope Trace("data submit",
+                   [&] { return std::to_string(Item.Size) + " bytes"; });
   if (infoFlags() & InfoDataTransfers)
     infoMessage(D.Id,
                 "Copying data from host to device, HstPtr=0x%016" PRIxPTR
@@ -175,7 +176,8 @@ bool copyToDevice(Device &D, const MapEntry &E, const MapItem &Item) {
 }
 
 bool copyFromDevice(Device &D, const MapEntry &E, const MapItem &Item) {
-  TraceScope Trace("data retrieve", std::to_string(Item.Size) + " bytes");
+  TraceScope Trace("data retrieve",
+                   [&] { return std::to_string(Item.Size) + " bytes"; });
   if (infoFlags() & InfoDataTransfers)
     infoMessage(D.Id,
                 "Copying data from device to host, TgtPtr=0x%016" PRIxPTR

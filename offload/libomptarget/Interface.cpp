@@ -51,7 +51,7 @@ void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
   Device *D = selectDevice(DeviceId, Loc, Construct);
   if (!D)
     return; // Runs on the host: nothing to map.
-  TraceScope Trace(Construct, sourceLocation(Loc));
+  TraceScope Trace(Construct, [&] { return sourceLocation(Loc); });
   static const char *const InfoHeaders[] = {
       "Entering OpenMP data region with being_mapper",
       "Exiting OpenMP data region with end_mapper",

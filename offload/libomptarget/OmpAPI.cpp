@@ -95,7 +95,8 @@ int copyBytes(void *Dst, const void *Src, size_t Length, int DstDevice,
               int SrcDevice) {
   if (Length == 0)
     return 0;
-  TraceScope Trace("omp_target_memcpy", std::to_string(Length) + " bytes");
+  TraceScope Trace("omp_target_memcpy",
+                   [&] { return std::to_string(Length) + " bytes"; });
   bool DstHost = isHost(DstDevice), SrcHost = isHost(SrcDevice);
   if (DstHost && SrcHost) {
     memmove(Dst, Src, Length);

@@ -9,7 +9,9 @@
 // When LIBOMPTARGET_PROFILE names a file, registrations, image loads, data
 // transfers and kernel launches are recorded as complete ("X") events and
 // written at exit as Chrome trace JSON (loadable in Perfetto or
-// chrome://tracing). Without the variable a TraceScope costs one branch.
+// chrome://tracing). Without the variable a TraceScope costs one branch:
+// a detail that takes work to build is passed as a callable, run only when
+// the event is recorded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace offload {
 
@@ -25,8 +28,14 @@ bool profilingEnabled();
 
 class TraceScope {
 public:
-  TraceScope(const char *Name, const std::string &Detail) {
-    if (profilingEnabled())
+  /// \p Detail is a string, or a callable returning one (for details that
+  /// cost a formatting or a parse, such as sizes and source locations).
+  template <typename DetailT> TraceScope(const char *Name, DetailT &&Detail) {
+    if (!profilingEnabled())
+      return;
+    if constexpr (std::is_invocable_v<DetailT>)
+      start(Name, Detail());
+    else
       start(Name, Detail);
   }
   ~TraceScope() {
