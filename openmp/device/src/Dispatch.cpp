@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Interface.h"
+#include "LoopIterations.h"
 #include "State.h"
 
 using namespace ompx;
@@ -74,16 +75,7 @@ void dispatchInit(int32_t Sched, T Lower, T Upper, ST Stride, ST Chunk) {
   }
   if (Kind == SchedAuto || Kind == SchedOrderedAuto)
     Kind = SchedStatic;
-  if (Stride == 0)
-    arch::fatal("worksharing loop with an increment of zero");
-
-  uint64_t Trip;
-  if (Stride > 0)
-    Trip = Upper < Lower ? 0 : uint64_t(Upper - Lower) / uint64_t(Stride) + 1;
-  else
-    Trip = Lower < Upper
-               ? 0
-               : uint64_t(Lower - Upper) / uint64_t(-(int64_t)Stride) + 1;
+  uint64_t Trip = loopTripCount<T, ST>(Lower, Upper, Stride);
   D.Lower = int64_t(Lower);
   D.Stride = int64_t(Stride);
   D.TripCount = Trip;
@@ -124,9 +116,7 @@ bool nextChunk(uint64_t &Begin, uint64_t &End) {
       if (D.LocalNext)
         return false;
       D.LocalNext = 1;
-      uint64_t Base = Trip / P, Extra = Trip % P;
-      Begin = Id * Base + (Id < Extra ? Id : Extra);
-      End = Begin + Base + (Id < Extra ? 1 : 0);
+      blockOf<uint64_t>(Trip, P, Id, Begin, End);
       return Begin < End;
     }
     // Static with chunk: chunks Id, Id+P, Id+2P...

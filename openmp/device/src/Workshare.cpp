@@ -18,42 +18,44 @@
 //===----------------------------------------------------------------------===//
 
 #include "Interface.h"
+#include "LoopIterations.h"
 #include "State.h"
 
 using namespace ompx;
 
 namespace {
 
-/// The contiguous block [Begin, End) participant \p Id of \p N gets.
-template <typename T> void blockOf(T TripCount, T N, T Id, T &Begin, T &End) {
-  T Base = TripCount / N;
-  T Extra = TripCount % N;
-  Begin = Id * Base + (Id < Extra ? Id : Extra);
-  End = Begin + Base + (Id < Extra ? 1 : 0);
-}
-
-/// Calls Body(IV, Arg) for the iterations [Begin, End) participant \p Id of
-/// \p N owns: a contiguous block when Chunk is 0, round-robin chunks else.
-template <typename T>
-void runShare(void (*Body)(T, void *), void *Arg, T Begin, T End, T N, T Id,
-              T Chunk) {
-  if (End <= Begin || N == 0)
+/// Calls Visit(From, To) for each range of iterations 0..Count-1 that
+/// participant \p Id of \p N owns: one contiguous block when Chunk is 0,
+/// round-robin chunks else.
+template <typename T, typename VisitFn>
+void forEachOwnRange(T Count, T N, T Id, T Chunk, VisitFn Visit) {
+  if (Count <= 0 || N == 0)
     return;
-  T Count = End - Begin;
   if (Chunk <= 0) {
     T From, To;
     blockOf<T>(Count, N, Id, From, To);
-    for (T I = From; I < To; ++I)
-      Body(Begin + I, Arg);
+    Visit(From, To);
     return;
   }
   for (T Start = Id * Chunk; Start < Count; Start += N * Chunk) {
-    T Stop = Count - Start < Chunk ? Count : Start + Chunk;
-    for (T I = Start; I < Stop; ++I)
-      Body(Begin + I, Arg);
+    Visit(Start, Count - Start < Chunk ? Count : Start + Chunk);
     if (Count - Start <= N * Chunk)
       break; // the next step would overflow T
   }
+}
+
+/// Calls Body(IV, Arg) for the iterations [Begin, End) participant \p Id of
+/// \p N owns (see forEachOwnRange).
+template <typename T>
+void runShare(void (*Body)(T, void *), void *Arg, T Begin, T End, T N, T Id,
+              T Chunk) {
+  if (End <= Begin)
+    return;
+  forEachOwnRange<T>(End - Begin, N, Id, Chunk, [&](T From, T To) {
+    for (T I = From; I < To; ++I)
+      Body(Begin + I, Arg);
+  });
 }
 
 template <typename T>
@@ -83,22 +85,12 @@ void distributeForStaticLoop(void *Body, void *Arg, T TripCount, T NumThreads,
   T Team = T(arch::blockId());
   T N = NumThreads > 0 ? NumThreads : T(currentTeamSize());
   T Id = T(currentThreadNum());
-  if (Id >= N || TripCount <= 0)
+  if (Id >= N)
     return;
-  if (BlockChunk <= 0) {
-    T Begin, End;
-    blockOf<T>(TripCount, Teams, Team, Begin, End);
+  // Each of the team's blocks or chunks is shared by its threads.
+  forEachOwnRange<T>(TripCount, Teams, Team, BlockChunk, [&](T Begin, T End) {
     runShare<T>(Fn, Arg, Begin, End, N, Id, ThreadChunk);
-    return;
-  }
-  // Each of the team's chunks is shared by its threads.
-  for (T Start = Team * BlockChunk; Start < TripCount;
-       Start += Teams * BlockChunk) {
-    T End = TripCount - Start < BlockChunk ? TripCount : Start + BlockChunk;
-    runShare<T>(Fn, Arg, Start, End, N, Id, ThreadChunk);
-    if (TripCount - Start <= Teams * BlockChunk)
-      break;
-  }
+  });
 }
 
 /// Rewrites inclusive bounds [*Lower, *Upper] with increment \p Incr for
@@ -107,17 +99,7 @@ template <typename T, typename ST>
 void staticInit(int32_t Sched, int32_t *LastIter, T *Lower, T *Upper,
                 ST *Stride, ST Incr, ST Chunk, uint64_t N, uint64_t Id) {
   Sched &= ~ScheduleModifierMask;
-  if (Incr == 0)
-    arch::fatal("worksharing loop with an increment of zero");
-  // Count iterations in unsigned 64-bit arithmetic: bounds may be unsigned.
-  uint64_t Trip;
-  if (Incr > 0)
-    Trip =
-        *Upper < *Lower ? 0 : (uint64_t(*Upper - *Lower)) / uint64_t(Incr) + 1;
-  else
-    Trip = *Lower < *Upper
-               ? 0
-               : (uint64_t(*Lower - *Upper)) / uint64_t(-(int64_t)Incr) + 1;
+  uint64_t Trip = loopTripCount<T, ST>(*Lower, *Upper, Incr);
   T Base = *Lower;
   if (LastIter)
     *LastIter = 0;
