@@ -34,9 +34,8 @@ void callRegion(void *Fn, void **Args, uint64_t NumArgs, int32_t ThreadNum) {
                 "runtime supports (64)");
 }
 
-/// Runs \p Fn on the calling thread alone, one level deeper.
-void runSerialized(void *Fn, void **Args, uint64_t NumArgs) {
-  ThreadState &State = arch::threadState();
+/// Makes the calling thread the only member of a region one level deeper.
+void enterSerializedLevel(ThreadState &State) {
   ++State.Level;
   if (State.Level == 1) {
     State.Level1ThreadNum = 0;
@@ -44,6 +43,30 @@ void runSerialized(void *Fn, void **Args, uint64_t NumArgs) {
   }
   State.ThreadNum = 0;
   State.TeamSize = 1;
+}
+
+/// Makes the calling thread member \p ThreadNum of level-1 region number
+/// \p RegionSerial with \p TeamSize threads.
+void enterLevel1Region(ThreadState &State, uint32_t ThreadNum,
+                       uint32_t TeamSize, uint32_t RegionSerial) {
+  State.RegionSerial = RegionSerial;
+  State.Dispatch.LoopInRegion = 0;
+  State.Level = 1;
+  State.ActiveLevel = TeamSize > 1;
+  State.ThreadNum = State.Level1ThreadNum = ThreadNum;
+  State.TeamSize = State.Level1TeamSize = TeamSize;
+}
+
+/// Leaves a level-1 region: back to the kernel's sequential part.
+void leaveLevel1Region(ThreadState &State) {
+  State.Level = 0;
+  restoreRegionView(State);
+}
+
+/// Runs \p Fn on the calling thread alone, one level deeper.
+void runSerialized(void *Fn, void **Args, uint64_t NumArgs) {
+  ThreadState &State = arch::threadState();
+  enterSerializedLevel(State);
   callRegion(Fn, Args, NumArgs, 0);
   --State.Level;
   restoreRegionView(State);
@@ -79,15 +102,9 @@ void ompx::runRegionAsMember(void *Fn, void **Args, uint64_t NumArgs,
                              uint32_t ThreadNum, uint32_t TeamSize,
                              uint32_t RegionSerial) {
   ThreadState &State = arch::threadState();
-  State.RegionSerial = RegionSerial;
-  State.Dispatch.LoopInRegion = 0;
-  State.Level = 1;
-  State.ActiveLevel = TeamSize > 1;
-  State.ThreadNum = State.Level1ThreadNum = ThreadNum;
-  State.TeamSize = State.Level1TeamSize = TeamSize;
+  enterLevel1Region(State, ThreadNum, TeamSize, RegionSerial);
   callRegion(Fn, Args, NumArgs, int32_t(ThreadNum));
-  State.Level = 0;
-  restoreRegionView(State);
+  leaveLevel1Region(State);
 }
 
 extern "C" void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
@@ -188,20 +205,13 @@ extern "C" bool __kmpc_kernel_parallel(void **WorkFn) {
   *WorkFn = Team.WorkWrapper;
   if (!Team.WorkWrapper || Tid >= Team.WorkTeamSize)
     return false;
-  ThreadState &State = arch::threadState();
-  State.Level = 1;
-  State.ActiveLevel = Team.WorkTeamSize > 1;
-  State.ThreadNum = State.Level1ThreadNum = Tid;
-  State.TeamSize = State.Level1TeamSize = Team.WorkTeamSize;
-  State.RegionSerial = Team.WorkSerial;
-  State.Dispatch.LoopInRegion = 0;
+  enterLevel1Region(arch::threadState(), Tid, Team.WorkTeamSize,
+                    Team.WorkSerial);
   return true;
 }
 
 extern "C" void __kmpc_kernel_end_parallel() {
-  ThreadState &State = arch::threadState();
-  State.Level = 0;
-  restoreRegionView(State);
+  leaveLevel1Region(arch::threadState());
 }
 
 extern "C" void __kmpc_begin_sharing_variables(void ***Vars, uint64_t NumVars) {
@@ -225,14 +235,7 @@ extern "C" void __kmpc_get_shared_variables(void ***Vars) {
 extern "C" void __kmpc_serialized_parallel(IdentTy *Loc, int32_t Gtid) {
   OMPX_FORWARD_TO_HOST(__kmpc_serialized_parallel, void, (IdentTy *, int32_t),
                        Loc, Gtid);
-  ThreadState &State = arch::threadState();
-  ++State.Level;
-  if (State.Level == 1) {
-    State.Level1ThreadNum = 0;
-    State.Level1TeamSize = 1;
-  }
-  State.ThreadNum = 0;
-  State.TeamSize = 1;
+  enterSerializedLevel(arch::threadState());
 }
 
 extern "C" void __kmpc_end_serialized_parallel(IdentTy *Loc, int32_t Gtid) {
