@@ -8,6 +8,7 @@
 
 #include "DeviceEnvironment.h"
 #include "Interface.h"
+#include "Parallel.h"
 #include "State.h"
 
 using namespace ompx;
@@ -28,10 +29,7 @@ int omp_get_max_threads() {
   ThreadState &State = arch::threadState();
   if (State.Level > 0)
     return 1; // a nested region would be serialized
-  uint32_t Capacity = regionCapacity();
-  if (State.NThreadsVar > 0 && State.NThreadsVar < Capacity)
-    return int(State.NThreadsVar);
-  return int(Capacity);
+  return int(chooseTeamSize(/*NumThreadsClause=*/0, State));
 }
 
 void omp_set_num_threads(int NumThreads) {

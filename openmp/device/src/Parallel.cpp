@@ -72,9 +72,10 @@ void runSerialized(void *Fn, void **Args, uint64_t NumArgs) {
   restoreRegionView(State);
 }
 
-/// Threads of a new level-1 region: those available to regions, limited by
-/// a num_threads clause or, without one, by nthreads-var.
-uint32_t chooseTeamSize(int32_t NumThreadsClause, const ThreadState &State) {
+} // namespace
+
+uint32_t ompx::chooseTeamSize(int32_t NumThreadsClause,
+                              const ThreadState &State) {
   uint32_t Size = regionCapacity();
   uint32_t Limit =
       NumThreadsClause > 0 ? uint32_t(NumThreadsClause) : State.NThreadsVar;
@@ -82,8 +83,6 @@ uint32_t chooseTeamSize(int32_t NumThreadsClause, const ThreadState &State) {
     Size = Limit;
   return Size;
 }
-
-} // namespace
 
 void ompx::restoreRegionView(ThreadState &State) {
   if (State.Level == 1) {
