@@ -69,10 +69,8 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
   initThreadState(arch::threadState());
   if (Tid == 0) {
     GenericLayout Layout = genericLayout(BlockSize, arch::warpSize());
-    Team.KernelEnv = KernelEnv;
     Team.LaunchEnv = LaunchEnv;
     Team.IsSPMD = SPMD;
-    Team.BlockSize = BlockSize;
     Team.MainThreadId = Layout.MainThreadId;
     Team.RegionCapacity = Layout.RegionCapacity;
     Team.StateMachineThreads = Layout.StateMachineThreads;

@@ -37,12 +37,9 @@ struct DispatchBuffer {
 };
 
 struct TeamState {
-  const KernelEnvironmentTy *KernelEnv;
   KernelLaunchEnvironmentTy *LaunchEnv;
   /// ExecModeSPMD or ExecModeGeneric for this launch.
   uint8_t IsSPMD;
-  /// Threads of the block (hardware threads running this team).
-  uint32_t BlockSize;
   /// Generic mode: who does what (see GenericLayout).
   uint32_t MainThreadId;
   uint32_t RegionCapacity;

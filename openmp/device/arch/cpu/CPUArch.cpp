@@ -124,7 +124,6 @@ ThreadState &arch::threadState() {
     return T->State;
   if (!FallbackThreadReady) {
     initThreadState(FallbackThread);
-    FallbackTeam.BlockSize = 1;
     FallbackThreadReady = true;
   }
   return FallbackThread;
