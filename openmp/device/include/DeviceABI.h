@@ -125,7 +125,8 @@ enum ScheduleKind : int32_t {
 constexpr int32_t ScheduleModifierMask = (1 << 29) | (1 << 30) | (1 << 31);
 
 /// `kmp_critical_name`: storage the compiler reserves for a named critical
-/// section or a reduction lock. We use its first word as the lock.
+/// section or a reduction lock. We use its last word as the lock
+/// (criticalWord in src/State.h).
 typedef int32_t CriticalNameTy[8];
 
 /// Outlined parallel region: (global tid*, bound tid*, captured args...).

@@ -20,13 +20,6 @@
 
 using namespace ompx;
 
-namespace {
-uint32_t *reductionWord(CriticalNameTy *Lock) {
-  // Same word as a critical section: see Synchronization.cpp.
-  return reinterpret_cast<uint32_t *>(&(*Lock)[7]);
-}
-} // namespace
-
 extern "C" {
 int32_t __kmpc_reduce(IdentTy *Loc, int32_t Gtid, int32_t NumVars, size_t Size,
                       void *Data, ReduceFnTy Fn, CriticalNameTy *Lock) {
@@ -34,7 +27,7 @@ int32_t __kmpc_reduce(IdentTy *Loc, int32_t Gtid, int32_t NumVars, size_t Size,
                        (IdentTy *, int32_t, int32_t, size_t, void *, ReduceFnTy,
                         CriticalNameTy *),
                        Loc, Gtid, NumVars, Size, Data, Fn, Lock);
-  arch::lock(reductionWord(Lock));
+  arch::lock(criticalWord(Lock));
   return 1;
 }
 
@@ -45,14 +38,14 @@ int32_t __kmpc_reduce_nowait(IdentTy *Loc, int32_t Gtid, int32_t NumVars,
                        (IdentTy *, int32_t, int32_t, size_t, void *, ReduceFnTy,
                         CriticalNameTy *),
                        Loc, Gtid, NumVars, Size, Data, Fn, Lock);
-  arch::lock(reductionWord(Lock));
+  arch::lock(criticalWord(Lock));
   return 1;
 }
 
 void __kmpc_end_reduce(IdentTy *Loc, int32_t Gtid, CriticalNameTy *Lock) {
   OMPX_FORWARD_TO_HOST(__kmpc_end_reduce, void,
                        (IdentTy *, int32_t, CriticalNameTy *), Loc, Gtid, Lock);
-  arch::unlock(reductionWord(Lock));
+  arch::unlock(criticalWord(Lock));
   // The blocking form ends with the team's barrier, as on the host: after
   // it every contribution is in the shared variable.
   teamBarrier();
@@ -62,6 +55,6 @@ void __kmpc_end_reduce_nowait(IdentTy *Loc, int32_t Gtid,
                               CriticalNameTy *Lock) {
   OMPX_FORWARD_TO_HOST(__kmpc_end_reduce_nowait, void,
                        (IdentTy *, int32_t, CriticalNameTy *), Loc, Gtid, Lock);
-  arch::unlock(reductionWord(Lock));
+  arch::unlock(criticalWord(Lock));
 }
 }

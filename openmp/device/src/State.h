@@ -149,6 +149,15 @@ uint32_t barrierParticipants();
 /// Synchronizes the calling thread's current team (see above).
 void teamBarrier();
 
+/// The lock word inside a `kmp_critical_name` (critical sections and the
+/// `__kmpc_reduce` lock). libomp keeps its own lock (or a pointer to it) in
+/// the first words of the same storage, and one image may hold host-style
+/// and device-style code naming the same critical section, so we use the
+/// last word.
+inline uint32_t *criticalWord(CriticalNameTy *Name) {
+  return reinterpret_cast<uint32_t *>(&(*Name)[7]);
+}
+
 /// Device thread-number queries the API and the worksharing code share.
 inline uint32_t currentThreadNum() { return arch::threadState().ThreadNum; }
 inline uint32_t currentTeamSize() { return arch::threadState().TeamSize; }

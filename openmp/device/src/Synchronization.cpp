@@ -13,14 +13,6 @@ using namespace ompx;
 
 namespace {
 
-/// The lock word inside a `kmp_critical_name`. libomp keeps its own lock (or
-/// a pointer to it) in the first words of the same storage, and one image
-/// may hold host-style and device-style code naming the same critical
-/// section, so we use the last word.
-uint32_t *criticalWord(CriticalNameTy *Name) {
-  return reinterpret_cast<uint32_t *>(&(*Name)[7]);
-}
-
 uint32_t *lockWord(void *Lock) { return static_cast<uint32_t *>(Lock); }
 
 } // namespace
