@@ -18,6 +18,10 @@
 #ifndef OFFLOAD_PLUGINS_GPU_KERNELGRID_H
 #define OFFLOAD_PLUGINS_GPU_KERNELGRID_H
 
+// The device runtime's definitions of the compiler's structures
+// (freestanding; the plugins use its structures, never its code).
+#include "../../../openmp/device/include/DeviceABI.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -25,17 +29,7 @@ namespace offload {
 namespace plugin {
 
 /// ConfigurationEnvironmentTy.
-struct KernelConfiguration {
-  uint8_t UseGenericStateMachine;
-  uint8_t MayUseNestedParallelism;
-  uint8_t ExecMode;
-  int32_t MinThreads;
-  int32_t MaxThreads;
-  int32_t MinTeams;
-  int32_t MaxTeams;
-  int32_t ReductionDataSize;
-  int32_t ReductionBufferLength;
-};
+using KernelConfiguration = ompx::ConfigurationEnvironmentTy;
 
 /// KernelEnvironmentTy as it lies in device memory (64-bit pointers).
 struct KernelEnvironmentLayout {
@@ -57,8 +51,8 @@ static_assert(sizeof(LaunchEnvironmentLayout) == 16,
               "layout of KernelLaunchEnvironmentTy changed");
 
 /// Execution mode bits (OMPTgtExecModeFlags).
-constexpr uint8_t ExecModeGeneric = 1;
-constexpr uint8_t ExecModeSPMD = 2;
+using ompx::ExecModeGeneric;
+using ompx::ExecModeSPMD;
 
 /// What the device and the device runtime allow.
 struct GridLimits {

@@ -30,9 +30,8 @@
 #include "FunctionPtrMap.h"
 #include "PluginInterface.h"
 
-// The device runtime's own definitions of what is written here (read only:
-// the structures are checked against ours below, never used directly, so
-// the plugins do not depend on the device runtime's namespaces).
+// The device runtime's own definitions of what is written here
+// (freestanding; the plugins use its structures, never its code).
 #include "../../../../openmp/device/include/DeviceABI.h"
 
 #include <cstddef>
@@ -45,26 +44,8 @@ namespace offload {
 namespace plugin {
 
 /// The device runtime's `__omp_rtl_device_environment` (the same layout as
-/// upstream's DeviceEnvironmentTy; openmp/device/include/DeviceABI.h).
-struct DeviceEnvironmentLayout {
-  uint32_t DeviceDebugKind;
-  uint32_t NumDevices;
-  uint32_t DeviceNum;
-  uint32_t DynamicMemSize;
-  uint64_t ClockFrequency;
-  uintptr_t IndirectCallTable;
-  uint64_t IndirectCallTableSize;
-  uint64_t HardwareParallelism;
-};
-static_assert(sizeof(DeviceEnvironmentLayout) ==
-                      sizeof(ompx::DeviceEnvironmentTy) &&
-                  offsetof(DeviceEnvironmentLayout, IndirectCallTable) ==
-                      offsetof(ompx::DeviceEnvironmentTy, IndirectCallTable) &&
-                  offsetof(DeviceEnvironmentLayout, IndirectCallTableSize) ==
-                      offsetof(ompx::DeviceEnvironmentTy,
-                               IndirectCallTableSize),
-              "__omp_rtl_device_environment differs from the device "
-              "runtime's DeviceEnvironmentTy");
+/// upstream's DeviceEnvironmentTy).
+using DeviceEnvironmentLayout = ompx::DeviceEnvironmentTy;
 
 /// The seed's table entry is what the device runtime binary-searches, so a
 /// caller's table is copied to the device as it is.
