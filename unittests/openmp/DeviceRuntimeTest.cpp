@@ -13,19 +13,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DeviceRuntime.h"
-#include "CPUDeviceLaunch.h"
-
-#include "gtest/gtest.h"
+#include "LaunchKernel.h"
 
 #include <algorithm>
 #include <atomic>
 #include <vector>
 
 using namespace ompx;
+using devicetest::launch;
 
-extern "C" int __ompx_cpu_launch_kernel(const ompx_cpu_launch_request *,
-                                        ompx_cpu_launch_result *);
 extern "C" DeviceEnvironmentTy __omp_rtl_device_environment;
 
 namespace {
@@ -41,26 +37,6 @@ KernelEnvironmentTy makeEnv(uint8_t Mode, int32_t MaxThreads = -1,
   Env.Configuration.MinTeams = MaxTeams;
   Env.Configuration.MaxTeams = MaxTeams;
   return Env;
-}
-
-/// Launches Kernel(LaunchEnv) on every device thread.
-template <typename Fn>
-ompx_cpu_launch_result launch(KernelEnvironmentTy &Env, uint32_t Teams,
-                              uint32_t Threads, Fn Kernel) {
-  ompx_cpu_launch_request R = {};
-  R.Version = OMPX_CPU_LAUNCH_VERSION;
-  R.NumTeams = Teams;
-  R.ThreadLimit = Threads;
-  R.KernelEnvironment = &Env;
-  R.KernelName = "unit-test-kernel";
-  R.Body = [](void *Ctx, void *LaunchEnv) {
-    (*static_cast<Fn *>(Ctx))(
-        static_cast<KernelLaunchEnvironmentTy *>(LaunchEnv));
-  };
-  R.Context = &Kernel;
-  ompx_cpu_launch_result Result = {};
-  EXPECT_EQ(__ompx_cpu_launch_kernel(&R, &Result), 0);
-  return Result;
 }
 
 // Region bodies receive (gtid*, btid*, args...), like outlined regions.

@@ -15,10 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CPUDevice.h"
-#include "CPUDeviceLaunch.h"
-#include "DeviceRuntime.h"
-
-#include "gtest/gtest.h"
+#include "LaunchKernel.h"
 
 #include <atomic>
 #include <mutex>
@@ -26,9 +23,7 @@
 #include <vector>
 
 using namespace ompx;
-
-extern "C" int __ompx_cpu_launch_kernel(const ompx_cpu_launch_request *,
-                                        ompx_cpu_launch_result *);
+using devicetest::launch;
 
 namespace {
 
@@ -50,25 +45,6 @@ KernelEnvironmentTy genericEnv(bool GenericStateMachine = true) {
   Env.Configuration.MinThreads = 1;
   Env.Configuration.MaxThreads = -1;
   return Env;
-}
-
-template <typename Fn>
-ompx_cpu_launch_result launch(KernelEnvironmentTy &Env, uint32_t Teams,
-                              uint32_t Threads, Fn Kernel) {
-  ompx_cpu_launch_request R = {};
-  R.Version = OMPX_CPU_LAUNCH_VERSION;
-  R.NumTeams = Teams;
-  R.ThreadLimit = Threads;
-  R.KernelEnvironment = &Env;
-  R.KernelName = "lockstep-unit-test-kernel";
-  R.Body = [](void *Ctx, void *LaunchEnv) {
-    (*static_cast<Fn *>(Ctx))(
-        static_cast<KernelLaunchEnvironmentTy *>(LaunchEnv));
-  };
-  R.Context = &Kernel;
-  ompx_cpu_launch_result Result = {};
-  EXPECT_EQ(__ompx_cpu_launch_kernel(&R, &Result), 0);
-  return Result;
 }
 
 /// What the threads of one launch did, by hardware thread id.
