@@ -110,7 +110,7 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
                  sourceLocation(Loc).c_str(), Args ? Args->Version : 0);
     targetConstructFailed(Loc);
   }
-  std::string KernelName;
+  const char *KernelName = nullptr;
   plugin::KernelHandle Kernel = D->findKernel(HostPtr, KernelName);
   if (!Kernel) {
     errorMessage("device %d has no kernel for the target region at %s (host "
@@ -144,7 +144,7 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
     infoMessage(D->Id,
                 "Launching kernel %s with [%u,1,1] blocks and [%u,1,1] threads "
                 "(0: the device chooses)",
-                KernelName.c_str(), Params.NumTeams, Params.ThreadLimit);
+                KernelName, Params.NumTeams, Params.ThreadLimit);
   {
     TraceScope Trace("kernel", KernelName);
     if (plugin::Status S = D->plugin().launchKernel(

@@ -365,7 +365,7 @@ void Device::unloadLibrary(RegisteredLibrary &Lib) {
   Libraries.erase(It);
 }
 
-plugin::KernelHandle Device::findKernel(const void *HostId, std::string &Name) {
+plugin::KernelHandle Device::findKernel(const void *HostId, const char *&Name) {
   std::lock_guard<std::mutex> Guard(ImageLock);
   auto It = Kernels.find(HostId);
   if (It == Kernels.end())

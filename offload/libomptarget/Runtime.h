@@ -71,7 +71,9 @@ public:
   plugin::GenericDevice &plugin() { return *PluginDevice; }
 
   /// The kernel registered for the host entry address \p HostId, or null.
-  plugin::KernelHandle findKernel(const void *HostId, std::string &Name);
+  /// \p Name points into the registered entry table, which outlives the
+  /// kernel handle.
+  plugin::KernelHandle findKernel(const void *HostId, const char *&Name);
 
   void loadLibrary(RegisteredLibrary &Lib);
   void unloadLibrary(RegisteredLibrary &Lib);
