@@ -210,9 +210,10 @@ private:
       Job.Triple = Group.TheTriple;
       Job.Arch = Group.Arch;
       std::string Stem = groupStem(Group.TheTriple, Group.Arch);
+      bool HasBitcode = false;
       for (auto [Index, Image] : enumerate(Group.Images)) {
         bool IsBitcode = Image->File.getBinary()->getImageKind() == IMG_Bitcode;
-        Job.HasBitcode |= IsBitcode;
+        HasBitcode |= IsBitcode;
         Expected<std::string> PathOrErr = Temps.write(
             Stem + "." + std::to_string(Index), IsBitcode ? "bc" : "o",
             Image->File.getBinary()->getImage());
@@ -225,7 +226,7 @@ private:
       // `declare target indirect` entries.
       SmallString<256> IndirectPlugin(Paths.Prefix);
       sys::path::append(IndirectPlugin, "lib", "OffloadIndirectCalls.so");
-      if (Job.HasBitcode && sys::fs::exists(IndirectPlugin) &&
+      if (HasBitcode && sys::fs::exists(IndirectPlugin) &&
           any_of(Group.Images, [](const InputImage *Image) {
             return offload::deviceImageHasIndirectEntries(MemoryBufferRef(
                 Image->File.getBinary()->getImage(), Image->Origin));

@@ -44,8 +44,6 @@ struct DeviceLinkJob {
   std::string Arch;
   /// The group's device objects / bitcode files, already on disk.
   std::vector<std::string> Inputs;
-  /// True when some input is LLVM bitcode rather than an object.
-  bool HasBitcode = false;
   /// Pass plugins to run on the bitcode inputs (the indirect-call pass of
   /// docs/IndirectCalls.md, when the program declares indirect functions).
   std::vector<std::string> PassPlugins;
