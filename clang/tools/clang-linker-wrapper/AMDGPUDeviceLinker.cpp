@@ -22,6 +22,7 @@
 #include "DeviceLinker.h"
 #include "GPUBitcodeLinker.h"
 #include "GPUDeviceLinkers.h"
+#include "TempFiles.h"
 
 #include "llvm/Support/Path.h"
 
@@ -53,22 +54,9 @@ public:
     if (!Lld)
       return Lld.takeError();
 
-    GPUBitcodeLink Lto;
-    Lto.Triple = Job.Triple;
-    Lto.CPU = Job.Arch;
-    Lto.OptLevel = Options.OptLevel;
-    Lto.FileType = CodeGenFileType::ObjectFile;
-    Lto.Archives = Options.Archives;
-    Lto.PassPlugins = Job.PassPlugins;
-    for (const std::string &Symbol : Job.RequiredSymbols)
-      Lto.ExternalReferences.insert(Symbol);
     std::vector<std::string> Objects;
-    for (const std::string &Input : Job.Inputs) {
-      if (isBitcodeFile(Input))
-        Lto.BitcodeFiles.push_back(Input);
-      else
-        Objects.push_back(Input);
-    }
+    GPUBitcodeLink Lto = prepareGPUBitcodeLink(
+        Job, Options, CodeGenFileType::ObjectFile, Objects);
 
     std::optional<ScopedTempFile> LtoObject;
     std::string LtoPath = Job.Output + "-lto.o";
@@ -76,12 +64,11 @@ public:
       Expected<SmallString<0>> ObjectOrErr = runGPUBitcodeLink(Lto);
       if (!ObjectOrErr)
         return ObjectOrErr.takeError();
-      Expected<ScopedTempFile> File = ScopedTempFile::create(Job.Output, ".o");
+      Expected<ScopedTempFile> File =
+          ScopedTempFile::create(Job.Output, ".o", *ObjectOrErr);
       if (!File)
         return File.takeError();
       LtoObject.emplace(std::move(*File));
-      if (Error E = LtoObject->write(*ObjectOrErr))
-        return E;
       LtoPath = LtoObject->path();
     }
     if (!Lto.BitcodeFiles.empty())

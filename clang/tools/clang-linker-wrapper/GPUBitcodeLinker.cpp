@@ -8,7 +8,6 @@
 
 #include "GPUBitcodeLinker.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -20,7 +19,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/Signals.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -130,6 +128,28 @@ Expected<GPULinkOptions> parseGPULinkOptions(const DeviceLinkJob &Job,
       Options.OptLevel = 3;
   }
   return Options;
+}
+
+GPUBitcodeLink prepareGPUBitcodeLink(const DeviceLinkJob &Job,
+                                     const GPULinkOptions &Options,
+                                     CodeGenFileType FileType,
+                                     std::vector<std::string> &OtherInputs) {
+  GPUBitcodeLink Link;
+  Link.Triple = Job.Triple;
+  Link.CPU = Job.Arch;
+  Link.OptLevel = Options.OptLevel;
+  Link.FileType = FileType;
+  Link.Archives = Options.Archives;
+  Link.PassPlugins = Job.PassPlugins;
+  for (const std::string &Symbol : Job.RequiredSymbols)
+    Link.ExternalReferences.insert(Symbol);
+  for (const std::string &Input : Job.Inputs) {
+    if (isBitcodeFile(Input))
+      Link.BitcodeFiles.push_back(Input);
+    else
+      OtherInputs.push_back(Input);
+  }
+  return Link;
 }
 
 Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
@@ -369,42 +389,6 @@ Expected<std::string> findGPUTool(StringRef Tool,
 bool isBitcodeFile(StringRef Path) {
   file_magic Magic;
   return !identify_magic(Path, Magic) && Magic == file_magic::bitcode;
-}
-
-Expected<ScopedTempFile> ScopedTempFile::create(StringRef Model,
-                                                StringRef Suffix) {
-  SmallString<256> Path;
-  if (std::error_code EC =
-          sys::fs::createUniqueFile(Model + "-%%%%%%" + Suffix, Path))
-    return createStringError("cannot create a temporary file next to '" +
-                             Model + "': " + EC.message());
-  sys::RemoveFileOnSignal(Path);
-  return ScopedTempFile(Path.str().str());
-}
-
-ScopedTempFile::ScopedTempFile(ScopedTempFile &&Other)
-    : Path(std::move(Other.Path)) {
-  Other.Path.clear();
-}
-
-ScopedTempFile::~ScopedTempFile() {
-  if (Path.empty())
-    return;
-  sys::fs::remove(Path);
-  sys::DontRemoveFileOnSignal(Path);
-}
-
-Error ScopedTempFile::write(StringRef Contents) const {
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return createStringError("cannot write '" + Path + "': " + EC.message());
-  OS << Contents;
-  OS.close();
-  if (OS.has_error())
-    return createStringError("cannot write '" + Path +
-                             "': " + OS.error().message());
-  return Error::success();
 }
 
 } // namespace wrapper

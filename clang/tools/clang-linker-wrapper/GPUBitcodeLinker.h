@@ -71,6 +71,15 @@ struct GPUBitcodeLink {
   std::vector<std::string> PassPlugins;
 };
 
+/// The LTO link of \p Job's bitcode inputs for its architecture, with the
+/// archives and optimization level of \p Options, the job's pass plugins and
+/// its required symbols as external references. The job's other inputs
+/// (objects, cubins) are appended to \p OtherInputs.
+GPUBitcodeLink prepareGPUBitcodeLink(const DeviceLinkJob &Job,
+                                     const GPULinkOptions &Options,
+                                     llvm::CodeGenFileType FileType,
+                                     std::vector<std::string> &OtherInputs);
+
 /// Runs \p Link. Returns the generated PTX or object file, or an empty
 /// buffer when there was nothing to link (no bitcode input, and no archive
 /// member needed by the external references).
@@ -88,23 +97,6 @@ llvm::Expected<std::string> findGPUTool(llvm::StringRef Tool,
 
 /// True when \p Path starts with LLVM bitcode (plain or wrapped).
 bool isBitcodeFile(llvm::StringRef Path);
-
-/// Writes \p Contents to a new file named after \p Model with \p Suffix,
-/// removed again when the returned guard is destroyed.
-class ScopedTempFile {
-public:
-  static llvm::Expected<ScopedTempFile> create(llvm::StringRef Model,
-                                               llvm::StringRef Suffix);
-  ScopedTempFile(ScopedTempFile &&Other);
-  ScopedTempFile &operator=(ScopedTempFile &&) = delete;
-  ~ScopedTempFile();
-  const std::string &path() const { return Path; }
-  llvm::Error write(llvm::StringRef Contents) const;
-
-private:
-  explicit ScopedTempFile(std::string Path) : Path(std::move(Path)) {}
-  std::string Path;
-};
 
 } // namespace wrapper
 

@@ -25,6 +25,7 @@
 #include "DeviceLinker.h"
 #include "GPUBitcodeLinker.h"
 #include "GPUDeviceLinkers.h"
+#include "TempFiles.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -131,27 +132,14 @@ public:
     if (!Nvlink)
       return Nvlink.takeError();
 
-    GPUBitcodeLink Lto;
-    Lto.Triple = Job.Triple;
-    Lto.CPU = Job.Arch;
-    Lto.OptLevel = Options.OptLevel;
-    Lto.FileType = CodeGenFileType::AssemblyFile;
-    Lto.Features = {"+ptx" + std::to_string(ptxVersionFor(Job.Arch))};
-    Lto.Archives = Options.Archives;
-    Lto.PassPlugins = Job.PassPlugins;
-    for (const std::string &Symbol : Job.RequiredSymbols)
-      Lto.ExternalReferences.insert(Symbol);
     std::vector<std::string> Cubins;
-    for (const std::string &Input : Job.Inputs) {
-      if (isBitcodeFile(Input)) {
-        Lto.BitcodeFiles.push_back(Input);
-        continue;
-      }
-      if (!Runner.isDryRun())
-        if (Error E = collectCubinReferences(Input, Lto.ExternalReferences))
+    GPUBitcodeLink Lto = prepareGPUBitcodeLink(
+        Job, Options, CodeGenFileType::AssemblyFile, Cubins);
+    Lto.Features = {"+ptx" + std::to_string(ptxVersionFor(Job.Arch))};
+    if (!Runner.isDryRun())
+      for (const std::string &Cubin : Cubins)
+        if (Error E = collectCubinReferences(Cubin, Lto.ExternalReferences))
           return E;
-      Cubins.push_back(Input);
-    }
 
     // Step 1: LTO and ptxas for what is still bitcode.
     std::optional<ScopedTempFile> Ptx, Cubin;
@@ -165,12 +153,10 @@ public:
       Assemble = !PtxOrErr->empty();
       if (Assemble) {
         Expected<ScopedTempFile> PtxFile =
-            ScopedTempFile::create(Job.Output, ".s");
+            ScopedTempFile::create(Job.Output, ".s", *PtxOrErr);
         if (!PtxFile)
           return PtxFile.takeError();
         Ptx.emplace(std::move(*PtxFile));
-        if (Error E = Ptx->write(*PtxOrErr))
-          return E;
         Expected<ScopedTempFile> CubinFile =
             ScopedTempFile::create(Job.Output, ".cubin");
         if (!CubinFile)

@@ -57,17 +57,60 @@ Expected<std::string> TempFiles::write(StringRef Stem, StringRef Extension,
   Expected<std::string> PathOrErr = create(Stem, Extension);
   if (!PathOrErr || DryRun)
     return PathOrErr;
+  if (Error E = writeFile(*PathOrErr, Contents))
+    return std::move(E);
+  return PathOrErr;
+}
+
+Error writeFile(StringRef Path, StringRef Contents) {
   std::error_code EC;
-  raw_fd_ostream OS(*PathOrErr, EC, sys::fs::OF_None);
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
   if (EC)
-    return createStringError(EC, "cannot write '" + *PathOrErr +
-                                     "': " + EC.message());
+    return createStringError(EC,
+                             "cannot write '" + Path + "': " + EC.message());
   OS << Contents;
   OS.close();
-  if (OS.has_error())
-    return createStringError(OS.error(), "cannot write '" + *PathOrErr +
-                                             "': " + OS.error().message());
-  return PathOrErr;
+  if (OS.has_error()) {
+    EC = OS.error();
+    // A stream destroyed with its error still set aborts the process.
+    OS.clear_error();
+    return createStringError(EC,
+                             "cannot write '" + Path + "': " + EC.message());
+  }
+  return Error::success();
+}
+
+Expected<ScopedTempFile> ScopedTempFile::create(StringRef Model,
+                                                StringRef Suffix) {
+  SmallString<256> Path;
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Model + "-%%%%%%" + Suffix, Path))
+    return createStringError("cannot create a temporary file next to '" +
+                             Model + "': " + EC.message());
+  sys::RemoveFileOnSignal(Path);
+  return ScopedTempFile(Path.str().str());
+}
+
+Expected<ScopedTempFile>
+ScopedTempFile::create(StringRef Model, StringRef Suffix, StringRef Contents) {
+  Expected<ScopedTempFile> File = create(Model, Suffix);
+  if (!File)
+    return File.takeError();
+  if (Error E = writeFile(File->path(), Contents))
+    return std::move(E);
+  return File;
+}
+
+ScopedTempFile::ScopedTempFile(ScopedTempFile &&Other)
+    : Path(std::move(Other.Path)) {
+  Other.Path.clear();
+}
+
+ScopedTempFile::~ScopedTempFile() {
+  if (Path.empty())
+    return;
+  sys::fs::remove(Path);
+  sys::DontRemoveFileOnSignal(Path);
 }
 
 } // namespace wrapper

@@ -46,6 +46,31 @@ private:
   std::mutex Mutex;
 };
 
+/// Writes \p Contents to \p Path. The error names the file.
+llvm::Error writeFile(llvm::StringRef Path, llvm::StringRef Contents);
+
+/// An intermediate of one device link (LTO output, ptxas output) next to the
+/// link's output \p Model, removed when the guard is destroyed, also on an
+/// error or a signal.
+class ScopedTempFile {
+public:
+  /// A new empty file named after \p Model with \p Suffix.
+  static llvm::Expected<ScopedTempFile> create(llvm::StringRef Model,
+                                               llvm::StringRef Suffix);
+  /// The same, holding \p Contents.
+  static llvm::Expected<ScopedTempFile> create(llvm::StringRef Model,
+                                               llvm::StringRef Suffix,
+                                               llvm::StringRef Contents);
+  ScopedTempFile(ScopedTempFile &&Other);
+  ScopedTempFile &operator=(ScopedTempFile &&) = delete;
+  ~ScopedTempFile();
+  const std::string &path() const { return Path; }
+
+private:
+  explicit ScopedTempFile(std::string Path) : Path(std::move(Path)) {}
+  std::string Path;
+};
+
 } // namespace wrapper
 
 #endif // CLANG_LINKER_WRAPPER_TEMPFILES_H
