@@ -69,9 +69,13 @@ Error finishRelocatableObject(StringRef Input, StringRef Output,
                              "cannot rewrite the relocatable output '" + Input +
                                  "': " + toString(std::move(E)));
   OS.close();
-  if (OS.has_error())
-    return createStringError(OS.error(), "cannot write '" + Output +
-                                             "': " + OS.error().message());
+  if (OS.has_error()) {
+    EC = OS.error();
+    // A stream destroyed with its error still set aborts the process.
+    OS.clear_error();
+    return createStringError(EC,
+                             "cannot write '" + Output + "': " + EC.message());
+  }
   return Error::success();
 }
 
