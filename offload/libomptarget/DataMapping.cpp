@@ -308,6 +308,19 @@ bool attachPointer(Device &D, MapEntry &PointerEntry, uintptr_t PointerHost,
   return true;
 }
 
+/// Points the device copy of the pointer at \p Item's base to the device
+/// copy of its begin, when both are mapped (a lambda's by-reference capture
+/// or an attach map). Otherwise the device keeps the host address.
+bool attachIfBothMapped(Device &D, const MapItem &Item) {
+  LookupResult Pointer = D.Table.lookup(addr(Item.Base), sizeof(void *));
+  LookupResult Pointee = D.Table.lookup(addr(Item.Begin), 0);
+  if (Pointer.Status != LookupResult::Contained ||
+      Pointee.Status != LookupResult::Contained)
+    return true;
+  return attachPointer(D, *Pointer.Entry, addr(Item.Base), *Pointee.Entry,
+                       addr(Item.Begin));
+}
+
 } // namespace
 
 bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
@@ -380,31 +393,15 @@ bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
           reinterpret_cast<void *>(E->translate(addr(Item.Begin)) -
                                    (addr(Item.Begin) - addr(Item.Base)));
   }
-  for (int32_t I : LambdaCaptures) {
-    MapItem Item = Maps.item(I);
-    LookupResult Field = D.Table.lookup(addr(Item.Base), sizeof(void *));
-    LookupResult Captured = D.Table.lookup(addr(Item.Begin), 0);
-    if (Field.Status != LookupResult::Contained ||
-        Captured.Status != LookupResult::Contained)
-      continue; // Unmapped: the device keeps the host address.
-    if (!attachPointer(D, *Field.Entry, addr(Item.Base), *Captured.Entry,
-                       addr(Item.Begin)))
+  for (int32_t I : LambdaCaptures)
+    if (!attachIfBothMapped(D, Maps.item(I)))
       return false;
-  }
   // Attach maps (OpenMP 6 / LLVM 22): once everything else is mapped, point
   // the device copy of the pointer at Base to the device copy of its
   // pointee, when both are present.
-  for (int32_t I : Attachments) {
-    MapItem Item = Maps.item(I);
-    LookupResult Ptr = D.Table.lookup(addr(Item.Base), sizeof(void *));
-    LookupResult Ptee = D.Table.lookup(addr(Item.Begin), 0);
-    if (Ptr.Status != LookupResult::Contained ||
-        Ptee.Status != LookupResult::Contained)
-      continue;
-    if (!attachPointer(D, *Ptr.Entry, addr(Item.Base), *Ptee.Entry,
-                       addr(Item.Begin)))
+  for (int32_t I : Attachments)
+    if (!attachIfBothMapped(D, Maps.item(I)))
       return false;
-  }
   return true;
 }
 
@@ -590,18 +587,7 @@ bool offload::mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps) {
     }
     if (Runtime::get().unifiedSharedMemory())
       continue;
-    LookupResult R = D.Table.lookup(addr(Item.Begin), Item.Size);
-    if (R.Status != LookupResult::Contained) {
-      if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
-        reportNotPresent(D, Loc, Item, PresentCheck::Motion);
-        return false;
-      }
-      continue; // OpenMP: updating an absent list item does nothing.
-    }
-    if (has(Item.Type, OMP_TGT_MAPTYPE_TO) && !copyToDevice(D, *R.Entry, Item))
-      return false;
-    if (has(Item.Type, OMP_TGT_MAPTYPE_FROM) &&
-        !copyFromDevice(D, *R.Entry, Item))
+    if (!updateRange(D, Loc, Item))
       return false;
   }
   return true;
