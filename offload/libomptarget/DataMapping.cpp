@@ -78,15 +78,13 @@ MapList listOf(std::vector<MapItem> &Items, std::vector<void *> &Bases,
     Names.push_back(const_cast<void *>(I.Name));
     Mappers.push_back(I.Mapper);
   }
-  MapList L;
-  L.Count = static_cast<int32_t>(Items.size());
-  L.Bases = Bases.data();
-  L.Begins = Begins.data();
-  L.Sizes = Sizes.data();
-  L.Types = Types.data();
-  L.Names = Names.data();
-  L.Mappers = Mappers.data();
-  return L;
+  return {static_cast<int32_t>(Items.size()),
+          Bases.data(),
+          Begins.data(),
+          Sizes.data(),
+          Types.data(),
+          Names.data(),
+          Mappers.data()};
 }
 
 /// Applies \p Action to the components of a mapper item as a list of its

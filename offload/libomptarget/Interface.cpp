@@ -27,19 +27,6 @@ namespace {
 constexpr int OffloadSuccess = 0;
 constexpr int OffloadFail = ~0;
 
-MapList mapList(int32_t Count, void **Bases, void **Begins, int64_t *Sizes,
-                int64_t *Types, void **Names, void **Mappers) {
-  MapList L;
-  L.Count = Count;
-  L.Bases = Bases;
-  L.Begins = Begins;
-  L.Sizes = Sizes;
-  L.Types = Types;
-  L.Names = Names;
-  L.Mappers = Mappers;
-  return L;
-}
-
 enum class DataAction { Enter, Exit, Update };
 
 void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
@@ -118,9 +105,13 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
                  D->Id, sourceLocation(Loc).c_str(), HostPtr);
     targetConstructFailed(Loc);
   }
-  MapList Maps = mapList(static_cast<int32_t>(Args->NumArgs), Args->ArgBasePtrs,
-                         Args->ArgPtrs, Args->ArgSizes, Args->ArgTypes,
-                         Args->ArgNames, Args->ArgMappers);
+  MapList Maps{static_cast<int32_t>(Args->NumArgs),
+               Args->ArgBasePtrs,
+               Args->ArgPtrs,
+               Args->ArgSizes,
+               Args->ArgTypes,
+               Args->ArgNames,
+               Args->ArgMappers};
   if (infoFlags() & InfoKernelArgs)
     printConstructMaps(*D, "Entering OpenMP kernel", Loc, Maps);
 
@@ -338,7 +329,7 @@ OFFLOAD_API void __tgt_target_nowait_query(void **AsyncHandle) {
                                  int64_t *Sizes, int64_t *Types, void **Names, \
                                  void **Mappers) {                             \
     targetData(Loc, DeviceId,                                                  \
-               mapList(ArgNum, Bases, Args, Sizes, Types, Names, Mappers),     \
+               MapList{ArgNum, Bases, Args, Sizes, Types, Names, Mappers},     \
                Action);                                                        \
   }                                                                            \
   OFFLOAD_API void Name(int64_t DeviceId, int32_t ArgNum, void **Bases,        \
