@@ -48,11 +48,16 @@ extern "C" void __kmpc_omp_wait_deps(const ident_t *, int32_t Gtid,
 
 bool isHost(int DeviceNum) { return DeviceNum == visibleDevices(); }
 
+/// Device \p DeviceNum when programs can see it (not prepared), else null.
+Device *visibleDevice(int DeviceNum) {
+  return DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum)
+                                      : nullptr;
+}
+
 /// The device for a device number, prepared; null (after a message naming
 /// \p Routine) when the number is neither a device nor the host.
 Device *deviceFor(int DeviceNum, const char *Routine) {
-  Device *D =
-      DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
+  Device *D = visibleDevice(DeviceNum);
   if (!D) {
     errorMessage("%s: device number %d is not a valid device (there are %d)",
                  Routine, DeviceNum, Runtime::get().numDevices());
@@ -225,8 +230,7 @@ OFFLOAD_API int omp_target_is_present(const void *Ptr, int DeviceNum) {
     return 1;
   if (!Ptr)
     return 0; // nothing is mapped at address zero (as upstream answers)
-  Device *D =
-      DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
+  Device *D = visibleDevice(DeviceNum);
   if (!D)
     return 0;
   if (Runtime::get().unifiedSharedMemory())
@@ -247,8 +251,7 @@ OFFLOAD_API int omp_target_is_accessible(const void *Ptr, size_t Size,
   (void)Size;
   if (isHost(DeviceNum))
     return 1;
-  Device *D =
-      DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
+  Device *D = visibleDevice(DeviceNum);
   if (!D || !D->prepare())
     return 0;
   return Runtime::get().unifiedSharedMemory() &&
@@ -260,8 +263,7 @@ OFFLOAD_API void *omp_get_mapped_ptr(const void *Ptr, int DeviceNum) {
     return nullptr;
   if (isHost(DeviceNum))
     return const_cast<void *>(Ptr);
-  Device *D =
-      DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
+  Device *D = visibleDevice(DeviceNum);
   if (!D || !D->prepare())
     return nullptr;
   if (Runtime::get().unifiedSharedMemory())
@@ -434,8 +436,7 @@ static const char HostUID[] = "HOST";
 OFFLOAD_API const char *omp_get_uid_from_device(int DeviceNum) {
   if (isHost(DeviceNum))
     return HostUID;
-  Device *D =
-      DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum) : nullptr;
+  Device *D = visibleDevice(DeviceNum);
   return D ? D->uid() : nullptr;
 }
 
