@@ -53,9 +53,8 @@ public:
       Argv.push_back(Arg);
     }
 
-    SmallString<256> RuntimeDir(Paths.Prefix);
-    sys::path::append(RuntimeDir, "lib", Job.Triple.str());
-    Argv.push_back(("-L" + RuntimeDir).str());
+    std::string RuntimeDir = Paths.deviceLibDir(Job.Triple);
+    Argv.push_back("-L" + RuntimeDir);
     SmallString<256> RuntimeOptions(RuntimeDir);
     sys::path::append(RuntimeOptions, "ompdevice-link.rsp");
     if (sys::fs::is_regular_file(RuntimeOptions))

@@ -3,9 +3,18 @@
 #include "DeviceLinker.h"
 #include "GPUDeviceLinkers.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
+
 using namespace llvm;
 
 namespace wrapper {
+
+std::string ToolchainPaths::deviceLibDir(const Triple &T) const {
+  SmallString<256> Dir(Prefix);
+  sys::path::append(Dir, "lib", T.str());
+  return Dir.str().str();
+}
 
 DeviceLinker::~DeviceLinker() = default;
 

@@ -36,6 +36,10 @@ struct ToolchainPaths {
   std::string LLVMLibDir;
   /// The CUDA installation, for NVPTX links.
   std::string CudaPath;
+
+  /// `<prefix>/lib/<triple>`: where the device runtime and the other device
+  /// libraries for \p Triple are installed.
+  std::string deviceLibDir(const llvm::Triple &Triple) const;
 };
 
 /// One device link: the inputs of one (triple, arch) group.

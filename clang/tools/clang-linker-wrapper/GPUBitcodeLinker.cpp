@@ -91,9 +91,7 @@ Expected<GPULinkOptions> parseGPULinkOptions(const DeviceLinkJob &Job,
     else
       Options.LinkerPassThrough.push_back(Arg);
   }
-  SmallString<256> RuntimeDir(Paths.Prefix);
-  sys::path::append(RuntimeDir, "lib", Job.Triple.str());
-  SearchDirs.push_back(RuntimeDir.str().str());
+  SearchDirs.push_back(Paths.deviceLibDir(Job.Triple));
   for (const std::string &Name : Libraries) {
     std::string Found;
     for (const std::string &Dir : SearchDirs) {
