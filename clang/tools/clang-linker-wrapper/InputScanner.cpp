@@ -37,6 +37,18 @@ bool isLinkableObject(file_magic Magic) {
   return Magic == file_magic::elf_relocatable || Magic == file_magic::bitcode;
 }
 
+/// `libx.a(member.o)` for messages, or `libx.a(member at offset N)` when the
+/// member's name cannot be read.
+std::string memberOrigin(StringRef ArchivePath, const Archive::Child &Child) {
+  Expected<StringRef> NameOrErr = Child.getName();
+  if (NameOrErr)
+    return (ArchivePath + "(" + *NameOrErr + ")").str();
+  consumeError(NameOrErr.takeError());
+  return (ArchivePath + "(member at offset " + Twine(Child.getChildOffset()) +
+          ")")
+      .str();
+}
+
 } // namespace
 
 InputScanner::InputScanner(const WrapperConfig &Config) : Config(Config) {}
@@ -275,15 +287,7 @@ Expected<bool> InputScanner::pullMembers(LoadedArchive &Loaded) {
                                           toString(ChildOrErr.takeError()));
       if (!Loaded.Extracted.insert(ChildOrErr->getChildOffset()).second)
         continue;
-      Expected<StringRef> NameOrErr = ChildOrErr->getName();
-      std::string Origin =
-          Loaded.Path + "(" +
-          (NameOrErr ? NameOrErr->str()
-                     : "member at offset " +
-                           std::to_string(ChildOrErr->getChildOffset())) +
-          ")";
-      if (!NameOrErr)
-        consumeError(NameOrErr.takeError());
+      std::string Origin = memberOrigin(Loaded.Path, *ChildOrErr);
       Expected<MemoryBufferRef> BufferOrErr = ChildOrErr->getMemoryBufferRef();
       if (!BufferOrErr)
         return fileError(Origin, "cannot read archive member: " +
@@ -334,11 +338,7 @@ Error InputScanner::addShouldExtractImages(LoadedArchive &Loaded) {
     if (Loaded.Extracted.contains(Child.getChildOffset()))
       continue;
     Expected<MemoryBufferRef> BufferOrErr = Child.getMemoryBufferRef();
-    Expected<StringRef> NameOrErr = Child.getName();
-    std::string Origin =
-        Loaded.Path + "(" + (NameOrErr ? NameOrErr->str() : "?") + ")";
-    if (!NameOrErr)
-      consumeError(NameOrErr.takeError());
+    std::string Origin = memberOrigin(Loaded.Path, Child);
     if (!BufferOrErr)
       return fileError(Origin, "cannot read archive member: " +
                                    toString(BufferOrErr.takeError()));
