@@ -105,7 +105,8 @@ PluginRecord *Runtime::pluginForImage(const ImageRecord &Image) {
 }
 
 /// Fills \p Image from the bytes of a descriptor's device image, looking
-/// inside an OffloadBinary container when there is one.
+/// inside an OffloadBinary container when there is one. The string fields
+/// of Image.Ref are left for the caller (see registerLibrary).
 static bool describeImage(const __tgt_device_image &Raw, size_t Index,
                           ImageRecord &Image) {
   const char *Start = static_cast<const char *>(Raw.ImageStart);
@@ -137,9 +138,6 @@ static bool describeImage(const __tgt_device_image &Raw, size_t Index,
   Image.Description += " (" +
                        (Image.Triple.empty() ? "no triple" : Image.Triple) +
                        (Image.Arch.empty() ? "" : " " + Image.Arch) + ")";
-  Image.Ref.Triple = Image.Triple.c_str();
-  Image.Ref.Arch = Image.Arch.c_str();
-  Image.Ref.Description = Image.Description.c_str();
   std::string Error;
   if (!readEntryTable(Raw.EntriesBegin, Raw.EntriesEnd, Image.Entries, Error)) {
     errorMessage("%s: %s", Image.Description.c_str(), Error.c_str());
@@ -180,7 +178,8 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
         addRequires(static_cast<int64_t>(E.Data));
     Lib.Images.push_back(std::move(Image));
   }
-  // Keep the strings the image references point into stable.
+  // The image references point into the records' strings, so they are set
+  // here, once the records have stopped moving.
   for (ImageRecord &Image : Lib.Images) {
     Image.Ref.Triple = Image.Triple.c_str();
     Image.Ref.Arch = Image.Arch.c_str();
