@@ -149,26 +149,28 @@ void *lookupInImage(void *Handle, const char *Name) {
   return Address;
 }
 
-/// What the libffi call of one GPU-style launch needs on every device thread.
-struct GPUCallContext {
+/// What the libffi call of one launch needs: \p Cif describes a function
+/// of NumArgs + 1 pointers.
+struct KernelCall {
   ffi_cif *Cif;
   void *Function;
   void **Args;
   uint32_t NumArgs;
 };
 
-/// Body handed to the CPU device runtime: calls the kernel with the launch
-/// environment followed by the kernel arguments.
+/// Calls the kernel with \p LaunchEnvironment followed by the kernel
+/// arguments (libffi reads each argument through a pointer to it).
+void callKernel(const KernelCall &Call, void *LaunchEnvironment) {
+  std::vector<void *> ValuePtrs(Call.NumArgs + 1);
+  ValuePtrs[0] = &LaunchEnvironment;
+  for (uint32_t I = 0; I < Call.NumArgs; ++I)
+    ValuePtrs[I + 1] = &Call.Args[I];
+  ffi_call(Call.Cif, FFI_FN(Call.Function), nullptr, ValuePtrs.data());
+}
+
+/// Body handed to the CPU device runtime, run by every device thread.
 void callGPUStyleKernel(void *Context, void *LaunchEnvironment) {
-  auto *Call = static_cast<GPUCallContext *>(Context);
-  std::vector<void *> Values(Call->NumArgs + 1);
-  std::vector<void *> ValuePtrs(Call->NumArgs + 1);
-  Values[0] = LaunchEnvironment;
-  for (uint32_t I = 0; I < Call->NumArgs; ++I)
-    Values[I + 1] = Call->Args[I];
-  for (uint32_t I = 0; I <= Call->NumArgs; ++I)
-    ValuePtrs[I] = &Values[I];
-  ffi_call(Call->Cif, FFI_FN(Call->Function), nullptr, ValuePtrs.data());
+  callKernel(*static_cast<const KernelCall *>(Context), LaunchEnvironment);
 }
 
 class HostDevice final : public SynchronousPluginDevice {
@@ -290,16 +292,12 @@ public:
       return Status::error("libffi cannot describe a call of kernel '%s' "
                            "with %u arguments",
                            Kernel->Name.c_str(), NumArgs + Extra);
+    KernelCall Call{&Cif, Kernel->Function, Args, NumArgs};
     if (Kernel->Style == KernelStyle::Host) {
       // Host-style code never reads its launch environment; it still gets a
       // valid, zeroed one, as a GPU-style kernel would.
       alignas(16) char LaunchEnvironment[64] = {};
-      void *LaunchEnvironmentPtr = LaunchEnvironment;
-      std::vector<void *> ValuePtrs(NumArgs + 1);
-      ValuePtrs[0] = &LaunchEnvironmentPtr;
-      for (uint32_t I = 0; I < NumArgs; ++I)
-        ValuePtrs[I + 1] = &Args[I];
-      ffi_call(&Cif, FFI_FN(Kernel->Function), nullptr, ValuePtrs.data());
+      callKernel(Call, LaunchEnvironment);
       return Status::ok();
     }
     if (!Kernel->Launch)
@@ -309,7 +307,6 @@ public:
           "the CPU device runtime (libompdevice) into the device image",
           Kernel->Name.c_str(), Kernel->ImageDescription.c_str(),
           Kernel->Name.c_str(), OMPX_CPU_LAUNCH_SYMBOL);
-    GPUCallContext Call{&Cif, Kernel->Function, Args, NumArgs};
     ompx_cpu_launch_request Request{};
     Request.Version = OMPX_CPU_LAUNCH_VERSION;
     Request.NumTeams = Params.NumTeams;
