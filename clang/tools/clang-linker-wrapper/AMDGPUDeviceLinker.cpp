@@ -36,7 +36,7 @@ public:
   explicit AMDGPUDeviceLinker(const ToolchainPaths &Paths) : Paths(Paths) {}
 
   Error link(const DeviceLinkJob &Job, CommandRunner &Runner) const override {
-    std::string What = Job.Triple.str() + " (" + Job.Arch + ")";
+    std::string What = Job.describe();
     if (!StringRef(Job.Arch).starts_with("gfx"))
       return createStringError("the " + Job.Triple.str() +
                                " device image needs a gfx architecture, got '" +

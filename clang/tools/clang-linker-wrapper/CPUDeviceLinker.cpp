@@ -66,9 +66,7 @@ public:
       Argv.push_back("-Xlinker");
       Argv.push_back(Arg);
     }
-    return Runner.run(Argv,
-                      "device link for " + Job.Triple.str() +
-                          (Job.Arch.empty() ? "" : " (" + Job.Arch + ")"));
+    return Runner.run(Argv, "device link for " + Job.describe());
   }
 
 private:

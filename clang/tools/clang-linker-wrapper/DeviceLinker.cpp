@@ -16,6 +16,12 @@ std::string ToolchainPaths::deviceLibDir(const Triple &T) const {
   return Dir.str().str();
 }
 
+std::string DeviceLinkJob::describe() const {
+  if (Arch.empty())
+    return Triple.str();
+  return Triple.str() + " (" + Arch + ")";
+}
+
 DeviceLinker::~DeviceLinker() = default;
 
 bool isCPUDeviceTriple(const Triple &T) {

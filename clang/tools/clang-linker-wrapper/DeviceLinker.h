@@ -62,6 +62,10 @@ struct DeviceLinkJob {
   std::vector<std::string> LLVMArgs;
   /// Where the linked image goes.
   std::string Output;
+
+  /// `nvptx64-nvidia-cuda (sm_90)`, or the triple alone when there is no
+  /// architecture: how messages name this link.
+  std::string describe() const;
 };
 
 class DeviceLinker {

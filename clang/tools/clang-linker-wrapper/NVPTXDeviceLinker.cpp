@@ -104,7 +104,7 @@ public:
   explicit NVPTXDeviceLinker(const ToolchainPaths &Paths) : Paths(Paths) {}
 
   Error link(const DeviceLinkJob &Job, CommandRunner &Runner) const override {
-    std::string What = Job.Triple.str() + " (" + Job.Arch + ")";
+    std::string What = Job.describe();
     if (!StringRef(Job.Arch).starts_with("sm_"))
       return createStringError(
           "the " + Job.Triple.str() +
