@@ -30,9 +30,10 @@ bool deviceImageHasIndirectEntries(MemoryBufferRef Image) {
   constexpr uint32_t IndirectFlags =
       OMPTargetGlobalVarEntryIndirect | OMPTargetGlobalVarEntryIndirectVTable;
   if (identify_magic(Image.getBuffer()) == file_magic::bitcode) {
+    // Only the globals are looked at: function bodies stay unread.
     LLVMContext Context;
     Expected<std::unique_ptr<Module>> ModuleOrErr =
-        parseBitcodeFile(Image, Context);
+        getLazyBitcodeModule(Image, Context);
     if (!ModuleOrErr) {
       consumeError(ModuleOrErr.takeError());
       return false;
