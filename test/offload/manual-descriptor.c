@@ -2,6 +2,8 @@
 // ELF shared object or wrapped in an OffloadBinary, resolves kernels and
 // globals by their entry names, and refuses a GPU-style kernel whose image
 // has no CPU device runtime with an error naming the kernel and the image.
+// An entry must resolve inside the image: a name only a dependency of the
+// image defines (libc's puts) is not a kernel of it.
 // REQUIRES: our-libomptarget
 // RUN: %clang -shared -fPIC %S/Inputs/manual-image.c -o %t.so
 // RUN: llvm-offload-binary -o %t.bin --image=file=%t.so,triple=x86_64-pc-linux-gnu,kind=openmp
@@ -9,6 +11,7 @@
 // RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t %t.so host | FileCheck %s --check-prefix=RAW
 // RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t %t.bin host | FileCheck %s --check-prefix=WRAPPED
 // RUN: env OMP_TARGET_OFFLOAD=mandatory not --crash %ours-run %t %t.so gpu 2>&1 | FileCheck %s --check-prefix=GPU
+// RUN: env OMP_TARGET_OFFLOAD=mandatory not --crash %ours-run %t %t.so foreign 2>&1 | FileCheck %s --check-prefix=FOREIGN
 // Older compilers: five-field entries and the __tgt_target_teams_mapper call.
 // RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t %t.so legacy | FileCheck %s --check-prefix=RAW
 // clang-format off
@@ -16,6 +19,8 @@
 // WRAPPED: present=1 kern out=47 g-from-device=5
 // GPU: kernel 'gpu_kern' in device image 0 (no triple) is a GPU-style kernel (it has a 'gpu_kern_kernel_environment') but the image does not define '__ompx_cpu_launch_kernel'
 // GPU: omptarget fatal error 1: failure of target construct while offloading is mandatory
+// FOREIGN: kernel 'puts' not found in device image 0 (no triple)
+// FOREIGN: omptarget fatal error 1: failure of target construct while offloading is mandatory
 // clang-format on
 #include "../../offload/include/OffloadABI.h"
 
@@ -68,6 +73,8 @@ int main(int argc, char **argv) {
   __tgt_offload_entry Entries[3] = {entry(&KernId, "kern", 0),
                                     entry(&GpuKernId, "gpu_kern", 0),
                                     entry(&HostG, "g", sizeof(int))};
+  if (strcmp(argv[2], "foreign") == 0)
+    Entries[0].SymbolName = (char *)"puts";
   __tgt_offload_entry_legacy LegacyEntries[3];
   for (int I = 0; I < 3; ++I) {
     LegacyEntries[I].addr = Entries[I].Address;

@@ -62,6 +62,12 @@ struct HostKernel {
   std::string ImageDescription;
 };
 
+/// One PT_LOAD segment of a loaded image, as mapped: [Begin, End).
+struct AddressRange {
+  uintptr_t Begin;
+  uintptr_t End;
+};
+
 class HostImage final : public LoadedImage {
 public:
   ~HostImage() override {
@@ -71,6 +77,8 @@ public:
       close(Fd);
   }
   void *Handle = nullptr;
+  /// Where the loader mapped the image (see lookupInImage).
+  std::vector<AddressRange> Segments;
   /// The in-memory file stays open while the image is loaded: the loader
   /// knows the image by its /proc/self/fd/N name, and a reused N would make
   /// dlopen hand back an older image instead of loading a new copy.
@@ -133,20 +141,51 @@ void *openImageInMemory(const DeviceImageRef &Image, std::string &Error,
   return Handle;
 }
 
+/// The PT_LOAD segments of the object \p Handle names, as the loader mapped
+/// them; empty if the loader does not know the handle.
+std::vector<AddressRange> loadedSegments(void *Handle) {
+  link_map *Map = nullptr;
+  if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) != 0 || !Map)
+    return {};
+  struct Search {
+    const link_map *Map;
+    std::vector<AddressRange> Segments;
+  } S{Map, {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info *Info, size_t, void *Data) {
+        auto *S = static_cast<Search *>(Data);
+        // Every device's copy of an image has its own load bias.
+        if (Info->dlpi_addr != S->Map->l_addr || !Info->dlpi_name ||
+            std::strcmp(Info->dlpi_name, S->Map->l_name) != 0)
+          return 0;
+        for (ElfW(Half) I = 0; I < Info->dlpi_phnum; ++I) {
+          const ElfW(Phdr) &Segment = Info->dlpi_phdr[I];
+          if (Segment.p_type != PT_LOAD)
+            continue;
+          uintptr_t Begin = Info->dlpi_addr + Segment.p_vaddr;
+          S->Segments.push_back({Begin, Begin + Segment.p_memsz});
+        }
+        return 1;
+      },
+      &S);
+  return S.Segments;
+}
+
 /// dlsym on a handle also searches the image's dependencies (libomp, libc,
 /// ...); an entry must resolve inside the image itself, or a global the
 /// image lacks would silently alias a library's symbol of the same name.
-void *lookupInImage(void *Handle, const char *Name) {
-  void *Address = dlsym(Handle, Name);
+/// The check compares addresses with the image's segments, found once at
+/// load: dladdr would search the symbol table for every entry, which makes
+/// loading an image of n kernels cost O(n^2).
+void *lookupInImage(const HostImage &Image, const char *Name) {
+  void *Address = dlsym(Image.Handle, Name);
   if (!Address)
     return nullptr;
-  struct link_map *Map = nullptr;
-  Dl_info Info;
-  if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) != 0 || !Map ||
-      !dladdr(Address, &Info) || !Info.dli_fname ||
-      std::strcmp(Info.dli_fname, Map->l_name) != 0)
-    return nullptr;
-  return Address;
+  uintptr_t Where = reinterpret_cast<uintptr_t>(Address);
+  for (const AddressRange &Segment : Image.Segments)
+    if (Where >= Segment.Begin && Where < Segment.End)
+      return Address;
+  return nullptr;
 }
 
 /// What the libffi call of one launch needs: \p Cif describes a function
@@ -187,11 +226,12 @@ public:
     if (!Handle)
       return Status::error("host device %d: cannot load %s: %s", Id,
                            Image.Description, Error.c_str());
-    fillDeviceEnvironment(Handle);
     auto *Loaded = new HostImage();
     Loaded->Handle = Handle;
     Loaded->Fd = Fd;
+    Loaded->Segments = loadedSegments(Handle);
     Loaded->Description = Image.Description;
+    fillDeviceEnvironment(*Loaded);
     Out = Loaded;
     return Status::ok();
   }
@@ -204,7 +244,7 @@ public:
   Status getKernel(LoadedImage *Image, const char *Name,
                    KernelHandle &Out) override {
     auto *Loaded = static_cast<HostImage *>(Image);
-    void *Function = lookupInImage(Loaded->Handle, Name);
+    void *Function = lookupInImage(*Loaded, Name);
     if (!Function)
       return Status::error("kernel '%s' not found in %s", Name,
                            Loaded->Description.c_str());
@@ -213,11 +253,11 @@ public:
     Kernel.Function = Function;
     Kernel.ImageDescription = Loaded->Description;
     std::string EnvName = std::string(Name) + "_kernel_environment";
-    if (void *Env = lookupInImage(Loaded->Handle, EnvName.c_str())) {
+    if (void *Env = lookupInImage(*Loaded, EnvName.c_str())) {
       Kernel.Style = KernelStyle::GPU;
       Kernel.KernelEnvironment = Env;
       Kernel.Launch = reinterpret_cast<ompx_cpu_launch_fn_t>(
-          lookupInImage(Loaded->Handle, OMPX_CPU_LAUNCH_SYMBOL));
+          lookupInImage(*Loaded, OMPX_CPU_LAUNCH_SYMBOL));
       // A missing launcher is reported at launch: the image may still be
       // registered and used for its other kernels.
     }
@@ -230,7 +270,7 @@ public:
   Status getGlobal(LoadedImage *Image, const char *Name, uint64_t Size,
                    void *&DeviceAddress) override {
     auto *Loaded = static_cast<HostImage *>(Image);
-    DeviceAddress = lookupInImage(Loaded->Handle, Name);
+    DeviceAddress = lookupInImage(*Loaded, Name);
     if (!DeviceAddress)
       return Status::error("global '%s' (%llu bytes) not found in %s", Name,
                            static_cast<unsigned long long>(Size),
@@ -349,9 +389,9 @@ public:
 private:
   /// Tells the CPU device runtime linked into an image (if any) which
   /// device it runs on, before any of its kernels does.
-  void fillDeviceEnvironment(void *Handle) {
+  void fillDeviceEnvironment(const HostImage &Image) {
     auto *Env = static_cast<DeviceEnvironmentLayout *>(
-        lookupInImage(Handle, DeviceEnvironmentSymbol));
+        lookupInImage(Image, DeviceEnvironmentSymbol));
     if (!Env)
       return;
     Env->NumDevices = static_cast<uint32_t>(NumGlobalDevices);
