@@ -184,23 +184,25 @@ Error InputScanner::addFile(StringRef Path, bool WholeArchive,
 }
 
 Error InputScanner::addObject(MemoryBufferRef Buffer, StringRef Origin) {
-  if (Error E = addSymbols(Buffer, Origin))
-    return E;
-  HostObject Object;
-  Object.Origin = Origin.str();
-  if (Error E = addImages(Buffer, Origin, Object, /*OnlyShouldExtract=*/false))
-    return E;
-  Result.Objects.push_back(std::move(Object));
-  return Error::success();
-}
-
-Error InputScanner::addSymbols(MemoryBufferRef Buffer, StringRef Origin) {
   LLVMContext Context; // Only used by bitcode inputs (host LTO).
   Expected<std::unique_ptr<SymbolicFile>> FileOrErr =
       SymbolicFile::createSymbolicFile(Buffer, file_magic::unknown, &Context);
   if (!FileOrErr)
     return fileError(Origin, toString(FileOrErr.takeError()));
-  for (const BasicSymbolRef &Symbol : (*FileOrErr)->symbols()) {
+  if (Error E = addSymbols(**FileOrErr, Origin))
+    return E;
+  HostObject Object;
+  Object.Origin = Origin.str();
+  // An object file is read for its sections through the same parse.
+  if (Error E = addImages(Buffer, Origin, Object, /*OnlyShouldExtract=*/false,
+                          dyn_cast<ObjectFile>(FileOrErr->get())))
+    return E;
+  Result.Objects.push_back(std::move(Object));
+  return Error::success();
+}
+
+Error InputScanner::addSymbols(const SymbolicFile &File, StringRef Origin) {
+  for (const BasicSymbolRef &Symbol : File.symbols()) {
     Expected<uint32_t> FlagsOrErr = Symbol.getFlags();
     if (!FlagsOrErr)
       return fileError(Origin, toString(FlagsOrErr.takeError()));
@@ -225,18 +227,24 @@ Error InputScanner::addSymbols(MemoryBufferRef Buffer, StringRef Origin) {
 }
 
 Error InputScanner::addImages(MemoryBufferRef Buffer, StringRef Origin,
-                              HostObject &Object, bool OnlyShouldExtract) {
+                              HostObject &Object, bool OnlyShouldExtract,
+                              const ObjectFile *Parsed) {
   SmallVector<OffloadFile, 2> Files;
   if (identify_magic(Buffer.getBuffer()) == file_magic::bitcode) {
     if (Error E = extractOffloadBinaries(Buffer, Files))
       return fileError(Origin, "cannot read its device images: " +
                                    toString(std::move(E)));
   } else {
-    Expected<std::unique_ptr<ObjectFile>> ObjOrErr =
-        ObjectFile::createObjectFile(Buffer);
-    if (!ObjOrErr)
-      return fileError(Origin, toString(ObjOrErr.takeError()));
-    for (const SectionRef &Sec : (*ObjOrErr)->sections()) {
+    std::unique_ptr<ObjectFile> Owned;
+    if (!Parsed) {
+      Expected<std::unique_ptr<ObjectFile>> ObjOrErr =
+          ObjectFile::createObjectFile(Buffer);
+      if (!ObjOrErr)
+        return fileError(Origin, toString(ObjOrErr.takeError()));
+      Owned = std::move(*ObjOrErr);
+      Parsed = Owned.get();
+    }
+    for (const SectionRef &Sec : Parsed->sections()) {
       if (Sec.getSize() == 0)
         continue;
       Expected<StringRef> Name = Sec.getName();
@@ -251,7 +259,7 @@ Error InputScanner::addImages(MemoryBufferRef Buffer, StringRef Origin,
                offload::getEntriesSectionName(offload::EntryLayout::Legacy))
         Object.HasLegacyEntries = true;
     }
-    if (Error E = offload::readOffloadImages(**ObjOrErr, Origin, Files))
+    if (Error E = offload::readOffloadImages(*Parsed, Origin, Files))
       return E;
   }
   for (OffloadFile &File : Files) {

@@ -27,7 +27,9 @@ class MemoryBuffer;
 class MemoryBufferRef;
 namespace object {
 class Archive;
-}
+class ObjectFile;
+class SymbolicFile;
+} // namespace object
 } // namespace llvm
 
 namespace wrapper {
@@ -69,9 +71,12 @@ private:
   llvm::Error addFile(llvm::StringRef Path, bool WholeArchive,
                       std::vector<LoadedArchive *> *Group);
   llvm::Error addObject(llvm::MemoryBufferRef Buffer, llvm::StringRef Origin);
-  llvm::Error addSymbols(llvm::MemoryBufferRef Buffer, llvm::StringRef Origin);
+  llvm::Error addSymbols(const llvm::object::SymbolicFile &File,
+                         llvm::StringRef Origin);
+  /// \p Parsed, when given, is \p Buffer already read as an object file.
   llvm::Error addImages(llvm::MemoryBufferRef Buffer, llvm::StringRef Origin,
-                        HostObject &Object, bool OnlyShouldExtract);
+                        HostObject &Object, bool OnlyShouldExtract,
+                        const llvm::object::ObjectFile *Parsed = nullptr);
   llvm::Expected<bool> pullMembers(LoadedArchive &Archive);
   llvm::Error addWholeArchive(LoadedArchive &Archive);
   llvm::Error addShouldExtractImages(LoadedArchive &Archive);
