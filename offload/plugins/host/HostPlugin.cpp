@@ -53,13 +53,16 @@ enum class KernelStyle {
   GPU,
 };
 
+class HostImage;
+
 struct HostKernel {
   std::string Name;
   void *Function = nullptr;
   KernelStyle Style = KernelStyle::Host;
   const void *KernelEnvironment = nullptr;
   ompx_cpu_launch_fn_t Launch = nullptr;
-  std::string ImageDescription;
+  /// The image holding the kernel (it owns the kernel, so it outlives it).
+  const HostImage *Image = nullptr;
 };
 
 /// One PT_LOAD segment of a loaded image, as mapped: [Begin, End).
@@ -251,7 +254,7 @@ public:
     HostKernel Kernel;
     Kernel.Name = Name;
     Kernel.Function = Function;
-    Kernel.ImageDescription = Loaded->Description;
+    Kernel.Image = Loaded;
     std::string EnvName = std::string(Name) + "_kernel_environment";
     if (void *Env = lookupInImage(*Loaded, EnvName.c_str())) {
       Kernel.Style = KernelStyle::GPU;
@@ -345,7 +348,7 @@ public:
           "kernel '%s' in %s is a GPU-style kernel (it has a "
           "'%s_kernel_environment') but the image does not define '%s': link "
           "the CPU device runtime (libompdevice) into the device image",
-          Kernel->Name.c_str(), Kernel->ImageDescription.c_str(),
+          Kernel->Name.c_str(), Kernel->Image->Description.c_str(),
           Kernel->Name.c_str(), OMPX_CPU_LAUNCH_SYMBOL);
     ompx_cpu_launch_request Request{};
     Request.Version = OMPX_CPU_LAUNCH_VERSION;
@@ -361,7 +364,7 @@ public:
       return Status::error("the CPU device runtime failed to run kernel '%s' "
                            "of %s",
                            Kernel->Name.c_str(),
-                           Kernel->ImageDescription.c_str());
+                           Kernel->Image->Description.c_str());
     return Status::ok();
   }
 
