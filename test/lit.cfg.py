@@ -86,3 +86,42 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.substitutions.append(("%ptxas", config.ptxas))
 if config.mlir_found:
     config.available_features.add("mlir")
+
+# GPU targets on this machine (used by test/gpu, test/arch-detect and
+# test/indirect):
+#   gpu-runtime-nvptx / gpu-runtime-amdgpu  our GPU device runtimes are built
+#   amd-device-libs                         AMD device libraries for the shims
+#   nvlink                                  the CUDA toolkit's nvlink is there
+#   cuda-stub-driver                        the toolkit's stub libcuda.so
+#   hsa-runtime                             libhsa-runtime64.so.1 is installed
+#   cuda-plugin / amdgpu-plugin             our GPU plugins are built
+#   %nvptx-runtime-dir %amdgpu-runtime-dir  lib/<triple> of the prefix
+#   %cuda-stub                              the stub libcuda.so
+nvptx_dir = os.path.join(libdir, "nvptx64-nvidia-cuda")
+amdgpu_dir = os.path.join(libdir, "amdgcn-amd-amdhsa")
+if os.path.exists(os.path.join(nvptx_dir, "libomptarget-nvptx.bc")):
+    config.available_features.add("gpu-runtime-nvptx")
+if os.path.exists(os.path.join(amdgpu_dir, "libomptarget-amdgpu.bc")):
+    config.available_features.add("gpu-runtime-amdgpu")
+if os.path.exists(os.path.join(amdgpu_dir, "device-libs", "ocml.bc")):
+    config.available_features.add("amd-device-libs")
+if config.ptxas and os.path.exists(
+        os.path.join(os.path.dirname(config.ptxas), "nvlink")):
+    config.available_features.add("nvlink")
+cuda_stub = "/usr/local/cuda/lib64/stubs/libcuda.so"
+if os.path.exists(cuda_stub):
+    config.available_features.add("cuda-stub-driver")
+for candidate in ("/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1",
+                  "/opt/rocm/lib/libhsa-runtime64.so.1"):
+    if os.path.exists(candidate):
+        config.available_features.add("hsa-runtime")
+        break
+for plugin in ("cuda", "amdgpu"):
+    if os.path.exists(
+            os.path.join(libdir, "libomptarget.rtl." + plugin + ".so")):
+        config.available_features.add(plugin + "-plugin")
+config.substitutions += [
+    ("%nvptx-runtime-dir", nvptx_dir),
+    ("%amdgpu-runtime-dir", amdgpu_dir),
+    ("%cuda-stub", cuda_stub),
+]
