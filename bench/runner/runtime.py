@@ -50,7 +50,7 @@ class ProgramSet:
         tc, p, out = self.tc, self.p, self.out
         path = {name: os.path.join(out, name) for name in (
             "ExecTimer", "EmptyRegion", "EnterExitData", "MapBandwidth",
-            "LiveMappings", "RegisterLaunch")}
+            "LiveMappings", "RegisterLaunch", "FirstLaunch")}
         src = lambda name: os.path.join(PROGRAMS_DIR, name)
 
         many_maps = os.path.join(self.gen, "ManyMaps%d.cpp" % p.many_maps)
@@ -68,7 +68,8 @@ class ProgramSet:
         exec_timer = [os.path.join(LLVM_ROOT, "bin", "clang"), "-O2",
                       src("ExecTimer.c"), "-o", path["ExecTimer"]]
         tasks.append((exec_timer, [src("ExecTimer.c")], path["ExecTimer"]))
-        for name in ("EmptyRegion", "EnterExitData", "MapBandwidth"):
+        for name in ("EmptyRegion", "EnterExitData", "MapBandwidth",
+                     "FirstLaunch"):
             tasks.append(self._cxx([src(name + ".cpp")], path[name]))
         tasks.append(self._cxx([src("LiveMappings.cpp"), many_maps],
                                path["LiveMappings"]))
@@ -96,6 +97,8 @@ def runtime_figures(profile):
                % _mib_label(p.bandwidth_mib), "%", "higher", "runtime"),
         Figure("rt.memcpy_control", "control: memcpy of %s (no runtime)"
                % _mib_label(p.bandwidth_mib), "GB/s", "higher", "control"),
+        Figure("rt.first_launch", "exec to first launch, one-kernel program",
+               "ms", "lower", "runtime"),
         Figure("rt.register_launch", "exec to first launch, %s-kernel image"
                % format(p.kernels, ","), "ms", "lower", "runtime"),
     ]
@@ -149,6 +152,8 @@ def measure_runtime(toolchain, profile, figures, link_side, log, timeout):
          {"map_tofrom_gbps": "rt.map_bandwidth",
           "map_vs_memcpy_percent": "rt.map_vs_memcpy",
           "memcpy_gbps": "rt.memcpy_control"}),
+        ([paths["ExecTimer"], paths["FirstLaunch"]],
+         {"first_launch_ms": "rt.first_launch"}),
         ([paths["ExecTimer"], paths["RegisterLaunch"]],
          {"register_first_launch_ms": "rt.register_launch"}),
     ]

@@ -9,11 +9,8 @@
 #include "Runtime.h"
 #include "Diagnostics.h"
 #include "IndirectCallDevice.h"
+#include "OffloadContainer.h"
 #include "Profiler.h"
-
-#include "llvm/BinaryFormat/Magic.h"
-#include "llvm/Object/OffloadBinary.h"
-#include "llvm/Support/MemoryBufferRef.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -119,21 +116,19 @@ static bool describeImage(const __tgt_device_image &Raw, size_t Index,
   }
   Image.Ref.Start = Start;
   Image.Ref.Size = End - Start;
-  llvm::StringRef Bytes(Start, End - Start);
-  if (llvm::identify_magic(Bytes) == llvm::file_magic::offload_binary) {
-    auto Binary = llvm::object::OffloadBinary::create(
-        llvm::MemoryBufferRef(Bytes, Image.Description));
-    if (!Binary) {
+  std::string_view Bytes(Start, End - Start);
+  if (offload::hasOffloadContainerMagic(Bytes)) {
+    offload::OffloadContainer Container;
+    std::string Why;
+    if (!offload::readOffloadContainer(Bytes, Container, Why)) {
       errorMessage("%s has a corrupt offload-binary container: %s",
-                   Image.Description.c_str(),
-                   llvm::toString(Binary.takeError()).c_str());
+                   Image.Description.c_str(), Why.c_str());
       return false;
     }
-    llvm::StringRef Inner = (*Binary)->getImage();
-    Image.Ref.Start = Inner.data();
-    Image.Ref.Size = Inner.size();
-    Image.Triple = (*Binary)->getTriple().str();
-    Image.Arch = (*Binary)->getArch().str();
+    Image.Ref.Start = Container.Image.data();
+    Image.Ref.Size = Container.Image.size();
+    Image.Triple = std::string(Container.Triple);
+    Image.Arch = std::string(Container.Arch);
   }
   Image.Description += " (" +
                        (Image.Triple.empty() ? "no triple" : Image.Triple) +
