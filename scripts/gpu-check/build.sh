@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# Builds the GPU check kit: self-checking OpenMP offload programs compiled
+# through the installed shims for an NVIDIA GPU (sm_90 unless
+# GPU_CHECK_ARCH says otherwise) and for the CPU device, plus the runtime
+# closure they need on a machine that has nothing but a CUDA driver.
+#
+#   scripts/gpu-check/build.sh [--prefix DIR] [--out DIR] [--cpu-only]
+#                              [--only NAME...]
+#
+# Runs after scripts/build.sh (it uses the installed prefix, default
+# install/ or $OFFLOAD_PREFIX) and needs no GPU. Writes build/gpu-check/:
+#   gpu/<name>   the programs for the GPU     cpu/<name>   the same, CPU device
+#   lib/         our runtime and plugins, libomp, libffi... (found with ldd)
+#   run.sh       runs them (see its header)
+#
+# A program is tests/<name>.{cpp,c,f90,F90}, or a folder tests/<name>/ whose
+# lib*.{cpp,f90} become a static library the other sources link with. A line
+# `KIT-FLAGS: ...` in a source adds compiler flags to every step.
+#
+# The GPU programs need the CUDA toolkit's ptxas and nvlink (found where the
+# linker wrapper looks: $CUDA_PATH/bin, PATH, /usr/local/cuda/bin); without
+# them, or with --cpu-only, only the CPU programs are built. The kit must
+# stay under 48 MiB (what travels to a GPU machine); build.sh checks that.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+prefix=${OFFLOAD_PREFIX:-$root/install}
+out=$root/build/gpu-check
+arch=${GPU_CHECK_ARCH:-sm_90}
+only=()
+cpu_only=0
+while [ $# -gt 0 ]; do
+  case $1 in
+  --prefix) prefix=$2; shift 2 ;;
+  --out) out=$2; shift 2 ;;
+  --cpu-only) cpu_only=1; shift ;;
+  --only) shift; only=("$@"); break ;;
+  -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
+  *) echo "build.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+prefix=$(cd "$prefix" 2>/dev/null && pwd) || {
+  echo "build.sh: no installed prefix at '$prefix'; run scripts/build.sh first" >&2
+  exit 1
+}
+for tool in clang++ flang; do
+  if [ ! -x "$prefix/bin/$tool" ]; then
+    echo "build.sh: $prefix/bin/$tool is missing; run scripts/build.sh first" >&2
+    exit 1
+  fi
+done
+
+tests=$here/tests
+export PATH=$prefix/bin:$PATH
+
+kinds=(gpu cpu)
+if [ $cpu_only = 0 ]; then
+  cuda_bin=
+  for dir in ${CUDA_PATH:+"$CUDA_PATH/bin"} $(echo "$PATH" | tr ':' ' ') \
+    /usr/local/cuda/bin; do
+    if [ -x "$dir/ptxas" ] && [ -x "$dir/nvlink" ]; then cuda_bin=$dir; break; fi
+  done
+  if [ -z "$cuda_bin" ]; then
+    echo "build.sh: no CUDA toolkit (ptxas, nvlink) found; building the CPU" \
+      "programs only" >&2
+    cpu_only=1
+  fi
+fi
+[ $cpu_only = 1 ] && kinds=(cpu)
+
+# Flags each device kind adds to every compile and link.
+gpu_flags=(--offload-arch="$arch")
+cpu_flags=(-fopenmp-targets=x86_64-pc-linux-gnu)
+
+names=()
+for src in "$tests"/*; do
+  base=$(basename "$src")
+  case $base in
+  check.h | *.inc | README*) continue ;;
+  esac
+  name=${base%.*}
+  if [ ${#only[@]} -gt 0 ]; then
+    keep=0
+    for o in "${only[@]}"; do [ "$o" = "$name" ] && keep=1; done
+    [ $keep = 1 ] || continue
+  fi
+  names+=("$name")
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The KIT-FLAGS lines of the given sources.
+extra_flags() {
+  sed -n 's/.*KIT-FLAGS:\(.*\)$/\1/p' "$@" | tr '\n' ' '
+}
+
+driver_for() {
+  case $1 in
+  *.f90 | *.F90) echo flang ;;
+  *.c) echo clang ;;
+  *) echo clang++ ;;
+  esac
+}
+
+# build_one <name> <kind: gpu|cpu> -> $out/<kind>/<name>; log in $work.
+build_one() {
+  local name=$1 kind=$2 flags objdir log srcs=() libsrcs=() objs=() driver
+  if [ "$kind" = gpu ]; then flags=("${gpu_flags[@]}"); else flags=("${cpu_flags[@]}"); fi
+  objdir=$work/$kind/$name
+  log=$work/$kind-$name.log
+  mkdir -p "$objdir" "$out/$kind"
+  if [ -d "$tests/$name" ]; then
+    for f in "$tests/$name"/*; do
+      case $(basename "$f") in
+      lib*.cpp | lib*.c | lib*.f90 | lib*.F90) libsrcs+=("$f") ;;
+      *.cpp | *.c | *.f90 | *.F90) srcs+=("$f") ;;
+      esac
+    done
+  else
+    srcs=("$(ls "$tests/$name".* | head -1)")
+  fi
+  # shellcheck disable=SC2207
+  local extra=($(extra_flags "${srcs[@]}" ${libsrcs[@]+"${libsrcs[@]}"}))
+  local common=(-O2 -fopenmp "${flags[@]}" -I"$tests" ${extra[@]+"${extra[@]}"})
+  {
+    set -e
+    for f in "${srcs[@]}" ${libsrcs[@]+"${libsrcs[@]}"}; do
+      driver=$(driver_for "$f")
+      local def=(-DKIT_NAME="\"$name\"")
+      case $f in *.f90) def=() ;; esac
+      "$driver" "${common[@]}" ${def[@]+"${def[@]}"} -c "$f" \
+        -o "$objdir/$(basename "$f").o"
+    done
+    for f in "${srcs[@]}"; do objs+=("$objdir/$(basename "$f").o"); done
+    if [ ${#libsrcs[@]} -gt 0 ]; then
+      rm -f "$objdir/lib$name.a"
+      for f in "${libsrcs[@]}"; do
+        ar rcs "$objdir/lib$name.a" "$objdir/$(basename "$f").o"
+      done
+      objs+=("$objdir/lib$name.a")
+    fi
+    # Link with the driver of the main program's language.
+    driver=$(driver_for "${srcs[0]}")
+    "$driver" "${common[@]}" "${objs[@]}" -o "$out/$kind/$name.tmp"
+    mv "$out/$kind/$name.tmp" "$out/$kind/$name"
+  } >"$log" 2>&1
+}
+
+rm -rf "$out"
+mkdir -p "$out/gpu" "$out/cpu" "$out/lib"
+failed=()
+for name in "${names[@]}"; do
+  for kind in "${kinds[@]}"; do
+    if build_one "$name" "$kind"; then
+      echo "built $kind/$name"
+    else
+      echo "build.sh: $kind/$name failed to build:" >&2
+      sed 's/^/  /' "$work/$kind-$name.log" >&2
+      failed+=("$kind/$name")
+    fi
+  done
+done
+
+# The runtime closure. Plugins are dlopen'ed, so ldd of the programs does
+# not show them: take them (and what they need) explicitly. Only the C
+# library's own pieces and the GPU driver are left to the target machine.
+closure_of() {
+  ldd "$@" 2>/dev/null | awk '/=> \// { print $3 }' | sort -u
+}
+is_system_lib() {
+  case $(basename "$1") in
+  libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | \
+    ld-linux*.so.* | libcuda.so* | libhsa-runtime64.so*) return 0 ;;
+  esac
+  return 1
+}
+roots=("$prefix"/lib/libomptarget.so.* "$prefix"/lib/libomptarget.rtl.host.so \
+  "$prefix"/lib/libomptarget.rtl.cuda.so)
+for p in "$out"/gpu/* "$out"/cpu/*; do [ -f "$p" ] && roots+=("$p"); done
+for lib in "$prefix"/lib/libomptarget.so.* "$prefix"/lib/libomptarget.rtl.host.so \
+  "$prefix"/lib/libomptarget.rtl.cuda.so $(closure_of "${roots[@]}"); do
+  [ -e "$out/lib/$(basename "$lib")" ] && continue
+  is_system_lib "$lib" && continue
+  cp -L "$lib" "$out/lib/"
+done
+# Programs are linked against the soname; the runtime finds its plugins
+# next to itself.
+ln -sf "$(basename "$prefix"/lib/libomptarget.so.*)" "$out/lib/libomptarget.so"
+
+cp "$here/run.sh" "$out/run.sh"
+chmod +x "$out/run.sh"
+kib=$(du -sk "$out" | cut -f1)
+echo "build.sh: kit in $out, $((kib / 1024)) MiB"
+if [ "$kib" -gt $((48 * 1024)) ]; then
+  echo "build.sh: the kit is larger than 48 MiB, the most a GPU machine is sent" >&2
+  exit 1
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "build.sh: ${#failed[@]} program(s) failed to build: ${failed[*]}" >&2
+  exit 1
+fi

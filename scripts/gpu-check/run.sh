@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Runs the GPU check kit that scripts/gpu-check/build.sh wrote next to this
+# script. Needs nothing but this folder and, for the GPU programs, a CUDA
+# driver.
+#
+#   run.sh              every GPU program, OMP_TARGET_OFFLOAD=MANDATORY
+#   run.sh --cpu        the same sources built for the CPU device
+#   run.sh --sanitize   the GPU programs under compute-sanitizer (memcheck)
+#   run.sh ... NAME...  only these programs
+#
+# Prints each program's PASS/FAIL line and time, then `N passed, M failed`;
+# exits non-zero when any program fails. GPU_CHECK_TIMEOUT (seconds, default
+# 300) limits each program.
+set -uo pipefail
+
+kit=$(cd "$(dirname "$0")" && pwd)
+kind=gpu
+sanitize=0
+names=()
+for arg in "$@"; do
+  case $arg in
+  --cpu) kind=cpu ;;
+  --sanitize) sanitize=1 ;;
+  -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+  -*) echo "run.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
+  *) names+=("$arg") ;;
+  esac
+done
+
+if [ ${#names[@]} -eq 0 ]; then
+  for p in "$kit/$kind"/*; do [ -x "$p" ] && names+=("$(basename "$p")"); done
+fi
+if [ ${#names[@]} -eq 0 ]; then
+  echo "run.sh: no programs in $kit/$kind; run scripts/gpu-check/build.sh" >&2
+  exit 1
+fi
+
+timeout_s=${GPU_CHECK_TIMEOUT:-300}
+export OMP_TARGET_OFFLOAD=MANDATORY
+export LD_LIBRARY_PATH=$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+wrapper=()
+if [ $sanitize = 1 ]; then
+  if [ $kind = cpu ]; then
+    echo "run.sh: --sanitize is for the GPU programs" >&2
+    exit 2
+  fi
+  sanitizer=$(command -v compute-sanitizer ||
+    ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+  if [ -z "$sanitizer" ]; then
+    echo "run.sh: no compute-sanitizer on this machine" >&2
+    exit 1
+  fi
+  wrapper=("$sanitizer" --tool memcheck --error-exitcode 86
+    --print-limit 20)
+  timeout_s=$((timeout_s * 4))
+fi
+
+echo "gpu-check: $kind programs in $kit, $(date -u '+%Y-%m-%d %H:%M UTC')"
+if [ $kind = gpu ] && command -v nvidia-smi >/dev/null; then
+  nvidia-smi -L
+  nvidia-smi --query-gpu=driver_version,name --format=csv,noheader |
+    sed 's/^/driver, GPU: /'
+fi
+
+passed=0
+failed=0
+for name in "${names[@]}"; do
+  prog=$kit/$kind/$name
+  if [ ! -x "$prog" ]; then
+    echo "FAIL $name: no program $prog"
+    failed=$((failed + 1))
+    continue
+  fi
+  log=$(mktemp)
+  start=$(date +%s.%N)
+  timeout --signal=KILL "$timeout_s" ${wrapper[@]+"${wrapper[@]}"} "$prog" \
+    >"$log" 2>&1
+  rc=$?
+  end=$(date +%s.%N)
+  secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+  verdict=$(grep -E "^(PASS|FAIL) $name( |:|$)" "$log" | tail -1)
+  why=
+  if [ $rc = 137 ]; then
+    why="killed after ${timeout_s}s"
+  elif [ $rc = 86 ]; then
+    why="compute-sanitizer reported errors"
+  elif [ -z "$verdict" ]; then
+    why="exited with status $rc and printed no verdict"
+  elif [ $rc != 0 ] && [ "${verdict#PASS}" != "$verdict" ]; then
+    why="printed PASS but exited with status $rc"
+  fi
+  if [ -z "$why" ] && [ "${verdict#PASS}" != "$verdict" ]; then
+    printf '%-60s %8ss\n' "$verdict" "$secs"
+    passed=$((passed + 1))
+  else
+    [ -n "$why" ] && verdict="FAIL $name: $why"
+    printf '%-60s %8ss\n' "$verdict" "$secs"
+    failed=$((failed + 1))
+  fi
+  # Measurements always; the whole output of a failure, for the fix.
+  grep -E "^INFO $name:" "$log" | sed 's/^/  /'
+  if [ "${verdict#PASS}" = "$verdict" ]; then
+    grep -vE "^(INFO|PASS|FAIL) $name" "$log" | head -40 | sed 's/^/  | /'
+  fi
+  rm -f "$log"
+done
+
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
