@@ -144,15 +144,14 @@ extern "C" void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
     return;
   }
   // The argument array lives on the main thread's stack, which other
-  // threads may not be able to read (GPUs): copy it into team memory.
-  void *LocalArgs[MaxRegionArgs];
-  for (int64_t I = 0; I < NumArgs; ++I)
-    LocalArgs[I] = Args[I];
+  // threads may not be able to read (GPUs): copy it into team memory. (No
+  // staging copy on the stack: GPU stacks are small, see the plugins'
+  // DeviceLimits.h.)
   void **SharedArgs = NumArgs ? static_cast<void **>(__kmpc_alloc_shared(
                                     uint64_t(NumArgs) * sizeof(void *)))
                               : nullptr;
   for (int64_t I = 0; I < NumArgs; ++I)
-    SharedArgs[I] = LocalArgs[I];
+    SharedArgs[I] = Args[I];
 
   Team.WorkFn = Fn;
   Team.WorkWrapper = WrapperFn;

@@ -64,6 +64,9 @@ inline uint32_t warpSize() { return __builtin_amdgcn_wavefrontsize(); }
 
 /// Lanes of the calling wavefront executing this instruction together.
 inline uint64_t activeMask() { return __builtin_amdgcn_read_exec(); }
+/// A wavefront executes in lockstep: only the compiler must be kept from
+/// moving memory accesses across this point.
+inline void syncWarp(uint64_t) { __builtin_amdgcn_wave_barrier(); }
 
 /// The work-group barrier (s_barrier) with work-group scope fences. AMD has
 /// one hardware barrier per work-group and no counted form.

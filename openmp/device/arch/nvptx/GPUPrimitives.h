@@ -48,6 +48,9 @@ inline uint32_t warpSize() { return WarpSize; }
 
 /// Lanes of the calling warp executing this instruction together.
 inline uint64_t activeMask() { return __nvvm_activemask(); }
+/// Waits until the lanes of \p Mask have all reached a syncWarp with the same
+/// mask, and orders their memory accesses.
+inline void syncWarp(uint64_t Mask) { __nvvm_bar_warp_sync(uint32_t(Mask)); }
 
 /// Hardware barrier \p Id (1..15; 0 is left to user CUDA code) over the
 /// whole block.
