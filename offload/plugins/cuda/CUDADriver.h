@@ -68,6 +68,9 @@ enum : int {
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
 };
 
+/// CUlimit values.
+enum : int { CU_LIMIT_STACK_SIZE = 0, CU_LIMIT_MALLOC_HEAP_SIZE = 2 };
+
 /// CUfunction_attribute values.
 enum : int { CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0 };
 
@@ -91,6 +94,8 @@ enum : unsigned {
     (CUcontext *, CUdevice))                                                   \
   F(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (CUdevice))     \
   F(cuCtxSetCurrent, "cuCtxSetCurrent", (CUcontext))                           \
+  F(cuCtxGetLimit, "cuCtxGetLimit", (size_t *, int))                           \
+  F(cuCtxSetLimit, "cuCtxSetLimit", (int, size_t))                             \
   F(cuModuleLoadDataEx, "cuModuleLoadDataEx",                                  \
     (CUmodule *, const void *, unsigned, CUjit_option *, void **))             \
   F(cuModuleUnload, "cuModuleUnload", (CUmodule))                              \

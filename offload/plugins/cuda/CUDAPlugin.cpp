@@ -23,6 +23,7 @@
 #include "PluginDevice.h"
 #include "PluginEntryPoints.h"
 #include "PluginInterface.h"
+#include "gpu/DeviceLimits.h"
 #include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
 
@@ -85,6 +86,8 @@ public:
     if (CUresult R = API.cuDevicePrimaryCtxRetain(&Context, Device))
       return failure("cuDevicePrimaryCtxRetain", R);
     if (Status S = makeCurrent())
+      return S;
+    if (Status S = applyLimits())
       return S;
     if (CUresult R =
             API.cuStreamCreate(&OwnStream.Stream, CU_STREAM_NON_BLOCKING))
@@ -386,6 +389,32 @@ private:
   Status failure(const char *What, CUresult R) const {
     return Status::error("CUDA device %d: %s failed: %s", Id, What,
                          Driver.errorName(R).c_str());
+  }
+
+  /// Sets the per-thread stack and the device heap (DeviceLimits.h) before
+  /// anything runs in the context: the driver may refuse to change them
+  /// later.
+  Status applyLimits() {
+    RequestedSize Stack =
+        requestedSizeFromEnvironment("LIBOMPTARGET_STACK_SIZE");
+    RequestedSize Heap = requestedSizeFromEnvironment("LIBOMPTARGET_HEAP_SIZE");
+    for (const RequestedSize *Request : {&Stack, &Heap})
+      if (!Request->Error.empty())
+        return Status::error("CUDA device %d: %s", Id, Request->Error.c_str());
+    size_t CurrentStack = 0;
+    if (CUresult R = API.cuCtxGetLimit(&CurrentStack, CU_LIMIT_STACK_SIZE))
+      return failure("cuCtxGetLimit(CU_LIMIT_STACK_SIZE)", R);
+    if (size_t Bytes = stackBytesToSet(Stack, CurrentStack))
+      if (CUresult R = API.cuCtxSetLimit(CU_LIMIT_STACK_SIZE, Bytes))
+        return Status::error("CUDA device %d: setting the per-thread stack to "
+                             "%zu bytes (LIBOMPTARGET_STACK_SIZE) failed: %s",
+                             Id, Bytes, Driver.errorName(R).c_str());
+    if (Heap.Present)
+      if (CUresult R = API.cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, Heap.Bytes))
+        return Status::error("CUDA device %d: setting the device heap to %zu "
+                             "bytes (LIBOMPTARGET_HEAP_SIZE) failed: %s",
+                             Id, Heap.Bytes, Driver.errorName(R).c_str());
+    return Status::ok();
   }
 
   Status makeCurrent() const {
