@@ -125,27 +125,28 @@ build_one() {
   # shellcheck disable=SC2207
   local extra=($(extra_flags "${srcs[@]}" ${libsrcs[@]+"${libsrcs[@]}"}))
   local common=(-O2 -fopenmp "${flags[@]}" -I"$tests" ${extra[@]+"${extra[@]}"})
+  # Every step says `|| return 1`: build_one runs under `if`, where bash
+  # ignores set -e.
   {
-    set -e
     for f in "${srcs[@]}" ${libsrcs[@]+"${libsrcs[@]}"}; do
       driver=$(driver_for "$f")
       local def=(-DKIT_NAME="\"$name\"")
       case $f in *.f90) def=() ;; esac
       "$driver" "${common[@]}" ${def[@]+"${def[@]}"} -c "$f" \
-        -o "$objdir/$(basename "$f").o"
+        -o "$objdir/$(basename "$f").o" || return 1
     done
     for f in "${srcs[@]}"; do objs+=("$objdir/$(basename "$f").o"); done
     if [ ${#libsrcs[@]} -gt 0 ]; then
       rm -f "$objdir/lib$name.a"
       for f in "${libsrcs[@]}"; do
-        ar rcs "$objdir/lib$name.a" "$objdir/$(basename "$f").o"
+        ar rcs "$objdir/lib$name.a" "$objdir/$(basename "$f").o" || return 1
       done
       objs+=("$objdir/lib$name.a")
     fi
     # Link with the driver of the main program's language.
     driver=$(driver_for "${srcs[0]}")
-    "$driver" "${common[@]}" "${objs[@]}" -o "$out/$kind/$name.tmp"
-    mv "$out/$kind/$name.tmp" "$out/$kind/$name"
+    "$driver" "${common[@]}" "${objs[@]}" -o "$out/$kind/$name.tmp" || return 1
+    mv "$out/$kind/$name.tmp" "$out/$kind/$name" || return 1
   } >"$log" 2>&1
 }
 

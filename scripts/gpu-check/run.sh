@@ -4,7 +4,8 @@
 # driver.
 #
 #   run.sh              every GPU program, OMP_TARGET_OFFLOAD=MANDATORY
-#   run.sh --cpu        the same sources built for the CPU device
+#   run.sh --cpu        the same sources built for the CPU device, with
+#                       GPU_CHECK_SMALL=1 (saxpy at 2^24, not 2^28, elements)
 #   run.sh --sanitize   the GPU programs under compute-sanitizer (memcheck)
 #   run.sh ... NAME...  only these programs
 #
@@ -19,9 +20,9 @@ sanitize=0
 names=()
 for arg in "$@"; do
   case $arg in
-  --cpu) kind=cpu ;;
+  --cpu) kind=cpu; export GPU_CHECK_SMALL=1 ;;
   --sanitize) sanitize=1 ;;
-  -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
   -*) echo "run.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   *) names+=("$arg") ;;
   esac
