@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <link.h>
 #include <string>
 
@@ -43,6 +44,24 @@ inline void printLoadedRuntime() {
       },
       &Found);
   std::printf("RUNTIME %s\n", Found.empty() ? "none" : Found.c_str());
+}
+
+/// The CLOCK_MONOTONIC time in ns at which ExecTimer exec'ed this program
+/// (BENCH_EXEC_START_NS); exits when the program was not started by it.
+inline long long execStartNs() {
+  const char *StartText = std::getenv("BENCH_EXEC_START_NS");
+  if (!StartText) {
+    std::fprintf(stderr, "error: run this program under ExecTimer\n");
+    std::exit(2);
+  }
+  return std::atoll(StartText);
+}
+
+/// Milliseconds since \p StartNs on the clock ExecTimer uses.
+inline double msSinceExecStart(long long StartNs) {
+  timespec Now;
+  clock_gettime(CLOCK_MONOTONIC, &Now);
+  return (Now.tv_sec * 1000000000LL + Now.tv_nsec - StartNs) / 1e6;
 }
 
 /// Reads a positive count from argv[Index], or returns Default.

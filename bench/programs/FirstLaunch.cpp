@@ -11,26 +11,17 @@
 
 #include "BenchCommon.h"
 
-#include <ctime>
-
 int main() {
-  const char *StartText = std::getenv("BENCH_EXEC_START_NS");
-  if (!StartText) {
-    std::fprintf(stderr, "error: run this program under ExecTimer\n");
-    return 2;
-  }
-  long long StartNs = std::atoll(StartText);
+  const long long StartNs = bench::execStartNs();
 
   int Value = 41;
 #pragma omp target map(tofrom : Value)
   Value += 1;
-  timespec Now;
-  clock_gettime(CLOCK_MONOTONIC, &Now);
-  long long NowNs = Now.tv_sec * 1000000000LL + Now.tv_nsec;
+  const double ElapsedMs = bench::msSinceExecStart(StartNs);
   if (Value != 42)
     bench::fail("the kernel did not add one");
 
   bench::printLoadedRuntime();
-  bench::printResult("first_launch_ms", (NowNs - StartNs) / 1e6);
+  bench::printResult("first_launch_ms", ElapsedMs);
   return 0;
 }
