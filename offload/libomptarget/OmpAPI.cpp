@@ -241,10 +241,13 @@ OFFLOAD_API int omp_target_is_present(const void *Ptr, int DeviceNum) {
          LookupResult::Contained;
 }
 
-/// Whether device code may dereference the host address \p Ptr directly.
-/// A CPU device physically could, but this runtime keeps device data in
-/// separate allocations, so (as upstream) only under `requires
-/// unified_shared_memory` on a device that supports it.
+/// Whether device code may dereference the host address \p Ptr directly,
+/// e.g. through a pointer passed `firstprivate` or `is_device_ptr`. That is
+/// a property of the device, not of the program's `requires` directives: a
+/// CPU device runs in the host's address space, so every host address is
+/// accessible there, even though `map` still gives it separate copies
+/// (upstream's runtime answers 0 for its CPU device). GPUs without unified
+/// memory answer 0.
 OFFLOAD_API int omp_target_is_accessible(const void *Ptr, size_t Size,
                                          int DeviceNum) {
   (void)Ptr;
@@ -254,8 +257,7 @@ OFFLOAD_API int omp_target_is_accessible(const void *Ptr, size_t Size,
   Device *D = visibleDevice(DeviceNum);
   if (!D || !D->prepare())
     return 0;
-  return Runtime::get().unifiedSharedMemory() &&
-         D->plugin().supportsUnifiedMemory();
+  return D->plugin().supportsUnifiedMemory();
 }
 
 OFFLOAD_API void *omp_get_mapped_ptr(const void *Ptr, int DeviceNum) {

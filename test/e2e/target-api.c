@@ -92,15 +92,21 @@ int main(void) {
          isPresent, mappedOk, assocHost, assoc[1],
          !omp_target_is_present(assoc, dev));
 
-  // Host memory is not directly accessible to the device without
-  // `requires unified_shared_memory` (device copies are separate).
-  // CHECK: host-device mapped=1 unmapped=1 accessible-host=1 accessible-dev=0
+  // A CPU device runs in the host's address space, so host memory is
+  // accessible to it (even though `map` makes separate copies): device code
+  // writes through the host pointer itself.
+  // CHECK: host-device mapped=1 unmapped=1 accessible-host=1 accessible-dev=1
   printf("host-device mapped=%d unmapped=%d accessible-host=%d "
          "accessible-dev=%d\n",
          omp_get_mapped_ptr(h, host) == (void *)h,
          omp_get_mapped_ptr(h, dev) == NULL,
          omp_target_is_accessible(h, sizeof h, host),
          omp_target_is_accessible(h, sizeof h, dev));
+  int *hp = h;
+#pragma omp target device(dev) firstprivate(hp)
+  hp[1] = 4242;
+  // CHECK: written-through-host-pointer=4242
+  printf("written-through-host-pointer=%d\n", h[1]);
 
   // OpenMP 6.0 device UIDs, named as upstream names them.
   const char *uid = omp_get_uid_from_device(1);

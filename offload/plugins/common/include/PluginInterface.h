@@ -41,7 +41,7 @@ namespace plugin {
 
 /// Bumped whenever a virtual function below changes; libomptarget refuses a
 /// plugin built against another version with a message naming it.
-constexpr uint32_t InterfaceVersion = 1;
+constexpr uint32_t InterfaceVersion = 2;
 
 /// Success, or a failure with a human-readable message.
 class Status {
@@ -65,6 +65,27 @@ public:
 private:
   bool Failed = false;
   std::string Message;
+};
+
+/// The foreign-runtime properties of an interop object (see
+/// GenericDevice::getInteropProperties). Ids and names follow the OpenMP
+/// specification's tables: omp_interop_fr_t for ForeignRuntimeId (0: none)
+/// and the OpenMP vendor ids (11: nvidia, 1: amd; 0: none).
+struct InteropProperties {
+  int32_t ForeignRuntimeId = 0;
+  const char *ForeignRuntimeName = nullptr;
+  int32_t VendorId = 0;
+  const char *VendorName = nullptr;
+  /// The foreign runtime's device handle (CUDA: a CUdevice, an int).
+  bool HasDeviceHandle = false;
+  intptr_t DeviceHandle = 0;
+  /// The foreign runtime's context (CUDA: the primary CUcontext).
+  void *DeviceContext = nullptr;
+  /// The foreign types behind the handles, for omp_get_interop_type_desc
+  /// (CUDA: "CUdevice", "CUcontext", "CUstream").
+  const char *DeviceHandleType = nullptr;
+  const char *DeviceContextType = nullptr;
+  const char *SyncType = nullptr;
 };
 
 /// A device image handed to a plugin: the raw bytes (already unwrapped from
@@ -176,6 +197,31 @@ public:
   /// of OpenMP 6.0), e.g. the GPU's UUID. Empty lets libomptarget use
   /// "<plugin>-<device index in the plugin>".
   virtual std::string getUID() const { return std::string(); }
+
+  /// What an OpenMP interop object (`#pragma omp interop`) on this device
+  /// reports through omp_get_interop_*: the foreign runtime programs can use
+  /// next to OpenMP (CUDA's driver API...) and its handles. The default is
+  /// a device without one (the CPU device): only the device number answers.
+  virtual InteropProperties getInteropProperties() {
+    return InteropProperties();
+  }
+  /// Creates the foreign synchronization object of a `targetsync` interop
+  /// object (CUDA: a stream). Null, the default, says that nothing is
+  /// asynchronous on this device: every operation completes in its call.
+  virtual Status createInteropSync(void *&Sync) {
+    Sync = nullptr;
+    return Status::ok();
+  }
+  /// Waits until the work queued on \p Sync has finished.
+  virtual Status waitInteropSync(void *Sync) {
+    (void)Sync;
+    return Status::ok();
+  }
+  /// Waits for \p Sync, then releases it.
+  virtual Status destroyInteropSync(void *Sync) {
+    (void)Sync;
+    return Status::ok();
+  }
 };
 
 /// A plugin: a family of devices behind one driver.
