@@ -206,6 +206,14 @@ void __kmpc_omp_wait_deps(IdentTy *Loc, int32_t Gtid, int32_t NumDeps,
                           void *NoAliasDeps);
 int32_t __kmpc_omp_taskwait(IdentTy *Loc, int32_t Gtid);
 int32_t __kmpc_omp_taskyield(IdentTy *Loc, int32_t Gtid, int32_t EndPart);
+void __kmpc_taskloop(IdentTy *Loc, int32_t Gtid, void *Task, int32_t IfVal,
+                     uint64_t *Lb, uint64_t *Ub, int64_t Stride,
+                     int32_t NoGroup, int32_t Schedule, uint64_t Grainsize,
+                     void *TaskDup);
+void __kmpc_taskloop_5(IdentTy *Loc, int32_t Gtid, void *Task, int32_t IfVal,
+                       uint64_t *Lb, uint64_t *Ub, int64_t Stride,
+                       int32_t NoGroup, int32_t Schedule, uint64_t Grainsize,
+                       int32_t Modifier, void *TaskDup);
 void __kmpc_taskgroup(IdentTy *Loc, int32_t Gtid);
 void __kmpc_end_taskgroup(IdentTy *Loc, int32_t Gtid);
 
