@@ -12,6 +12,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 using namespace offload;
@@ -79,13 +80,41 @@ std::string offload::sourceLocation(const ident_t *Loc) {
   return F[0] + ":" + F[2] + ":" + F[3];
 }
 
-std::string offload::mapName(const void *Name) {
+namespace {
+
+bool looksLikeSourceFile(const std::string &Field) {
+  static const char *const Extensions[] = {
+      ".c",   ".cc",  ".cpp", ".cxx", ".C",   ".h",   ".hpp", ".f",
+      ".F",   ".f90", ".F90", ".f95", ".F95", ".f03", ".F03", ".f08",
+      ".F08", ".for", ".cu",  ".mlir"};
+  if (Field.find('/') != std::string::npos)
+    return true;
+  for (const char *Ext : Extensions) {
+    size_t Len = strlen(Ext);
+    if (Field.size() > Len && Field.compare(Field.size() - Len, Len, Ext) == 0)
+      return true;
+  }
+  return false;
+}
+
+/// The fields of a map name, variable first: clang writes
+/// ";variable;file;line;col;;", Flang ";file;variable;line;col;;".
+std::vector<std::string> mapNameFields(const void *Name) {
   std::vector<std::string> F = splitLocation(static_cast<const char *>(Name));
+  if (F.size() >= 2 && looksLikeSourceFile(F[0]) && !looksLikeSourceFile(F[1]))
+    std::swap(F[0], F[1]);
+  return F;
+}
+
+} // namespace
+
+std::string offload::mapName(const void *Name) {
+  std::vector<std::string> F = mapNameFields(Name);
   return F.empty() || F[0].empty() ? "unknown" : F[0];
 }
 
 std::string offload::mapLocation(const void *Name) {
-  std::vector<std::string> F = splitLocation(static_cast<const char *>(Name));
+  std::vector<std::string> F = mapNameFields(Name);
   if (F.size() < 4 || F[1] == "unknown")
     return "unknown";
   return F[1] + ":" + F[2] + ":" + F[3];
