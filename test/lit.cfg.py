@@ -125,3 +125,29 @@ config.substitutions += [
     ("%amdgpu-runtime-dir", amdgpu_dir),
     ("%cuda-stub", cuda_stub),
 ]
+
+# MPI + offload programs (test/mpi), with Debian's Open MPI, which
+# scripts/install-deps.sh installs:
+#   mpi         mpirun, mpicxx and mpifort are on PATH
+#   %mpicxx     Open MPI's C++ wrapper driving the prefix's clang++ shim
+#   %mpifort    Open MPI's Fortran wrapper driving the prefix's flang shim
+#   %mpirun     mpirun for a single machine with more ranks than cores, as
+#               root too (CI runs as root), with a time limit
+# test/mpi/tools.test fails when the pieces are missing, so the tests that
+# REQUIRE mpi are never skipped unnoticed.
+mpi_path = config.environment["PATH"]
+mpi_tools = {name: shutil.which(name, path=mpi_path)
+             for name in ("mpirun", "mpicxx", "mpifort")}
+if all(mpi_tools.values()):
+    config.available_features.add("mpi")
+mpirun = "{0} {1} --oversubscribe".format(timeout,
+                                          mpi_tools["mpirun"] or "mpirun")
+if os.getuid() == 0:
+    mpirun += " --allow-run-as-root"
+config.substitutions += [
+    ("%mpicxx", "env OMPI_CXX={0} {1}".format(
+        os.path.join(bindir, "clang++"), mpi_tools["mpicxx"] or "mpicxx")),
+    ("%mpifort", "env OMPI_FC={0} {1}".format(
+        os.path.join(bindir, "flang"), mpi_tools["mpifort"] or "mpifort")),
+    ("%mpirun", mpirun),
+]
