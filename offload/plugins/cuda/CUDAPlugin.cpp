@@ -377,6 +377,48 @@ public:
 
   bool supportsUnifiedMemory() const override { return false; }
 
+  /// Interop objects speak CUDA's driver API: the device is a CUdevice, the
+  /// context the primary context the plugin runs in, and a `targetsync`
+  /// object gets a stream of its own (OpenMP's own work does not go on it).
+  InteropProperties getInteropProperties() override {
+    InteropProperties P;
+    P.ForeignRuntimeId = 2; // omp_ifr_cuda_driver
+    P.ForeignRuntimeName = "cuda_driver";
+    P.VendorId = 11; // nvidia
+    P.VendorName = "nvidia";
+    P.HasDeviceHandle = true;
+    P.DeviceHandle = Device;
+    P.DeviceContext = Context;
+    P.DeviceHandleType = "CUdevice";
+    P.DeviceContextType = "CUcontext";
+    P.SyncType = "CUstream";
+    return P;
+  }
+  Status createInteropSync(void *&Sync) override {
+    Sync = nullptr;
+    if (Status S = makeCurrent())
+      return S;
+    CUstream Stream = nullptr;
+    if (CUresult R = API.cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING))
+      return failure("cuStreamCreate (for an interop object)", R);
+    Sync = Stream;
+    return Status::ok();
+  }
+  Status waitInteropSync(void *Sync) override {
+    if (Status S = makeCurrent())
+      return S;
+    if (CUresult R = API.cuStreamSynchronize(static_cast<CUstream>(Sync)))
+      return failure("cuStreamSynchronize (an interop object's stream)", R);
+    return Status::ok();
+  }
+  Status destroyInteropSync(void *Sync) override {
+    if (Status S = waitInteropSync(Sync))
+      return S;
+    if (CUresult R = API.cuStreamDestroy(static_cast<CUstream>(Sync)))
+      return failure("cuStreamDestroy (an interop object's stream)", R);
+    return Status::ok();
+  }
+
   void printInfo(FILE *Out) override {
     fprintf(Out,
             "    Device %d of %d: %s (CUDA, sm_%d%d, %d multiprocessors, "
