@@ -16,6 +16,93 @@ under offload/test/ ("mapping/lambda_by_value.cpp").
 """
 
 VV_NOTES = {
+    '4.5/target_teams_distribute_parallel_for/test_target_teams_distribute_parallel_for_defaultmap.F90': (
+        'miscompile',
+        'flang-22: the host-only build (flang-22 -fopenmp, no offload target) fails the same way, so the code flang-22 generates is at fault, not the offload runtime'),
+    '4.5/target_teams_distribute_parallel_for/test_target_teams_distribute_parallel_for_if_no_modifier.F90': (
+        'miscompile',
+        'flang-22: the host-only build (flang-22 -fopenmp, no offload target) fails the same way, so the code flang-22 generates is at fault, not the offload runtime (libomp assertion nteams == t_nproc, kmp_sched.cpp:547)'),
+    '4.5/target_teams_distribute_parallel_for/test_target_teams_distribute_parallel_for_if_parallel_modifier.F90': (
+        'miscompile',
+        'flang-22: the host-only build (flang-22 -fopenmp, no offload target) fails the same way, so the code flang-22 generates is at fault, not the offload runtime (libomp assertion nteams == t_nproc, kmp_sched.cpp:547)'),
+    '5.0/loop/test_loop_collapse.F90': (
+        'miscompile',
+        'flang-22: the host-only build (flang-22 -fopenmp, no offload target) fails the same way, so the code flang-22 generates is at fault, not the offload runtime (SIGSEGV)'),
+    '5.0/loop/test_loop_collapse_device.F90': (
+        'miscompile',
+        'flang-22: the host-only build (flang-22 -fopenmp, no offload target) fails the same way, so the code flang-22 generates is at fault, not the offload runtime (SIGSEGV)'),
+    '5.0/parallel_for/test_parallel_for_allocate.c': (
+        'libomp',
+        "libomp limit: libomp's allocator asserts (kmp_alloc.cpp:1385, unknown memory space) in host code; identical on both runtimes"),
+    '5.0/requires/test_requires_dynamic_allocators.c': (
+        'libomp',
+        "libomp limit: libomp's allocator asserts (kmp_alloc.cpp:1385, unknown memory space) in host code; identical on both runtimes"),
+    '5.0/target_update/test_target_update_mapper_from_discontiguous.F90': (
+        'miscompile',
+        'flang-22: the host-only build (flang-22 -fopenmp, no offload target) fails the same way, so the code flang-22 generates is at fault, not the offload runtime'),
+    '5.0/target_update/test_target_update_mapper_to_discontiguous.F90': (
+        'miscompile',
+        'flang-22: the host-only build (flang-22 -fopenmp, no offload target) fails the same way, so the code flang-22 generates is at fault, not the offload runtime'),
+    '5.0/target_update/test_target_update_mapper_to_discontiguous.c': (
+        'miscompile',
+        "clang-22: 'target update' through a mapper on a discontiguous section; both runtimes fail (upstream SIGSEGV, here wrong values)"),
+    '5.1/allocate/test_omp_aligned_alloc_host.c': (
+        'libomp',
+        "libomp limit: libomp's allocator asserts (kmp_alloc.cpp:1385, unknown memory space) in host code; identical on both runtimes"),
+    '5.1/allocate/test_omp_alloctrait_key.c': (
+        'libomp',
+        "libomp limit: libomp's allocator asserts (kmp_alloc.cpp:1385, unknown memory space) in host code; identical on both runtimes"),
+    '5.1/allocate/test_omp_target_aligned_alloc_device.c': (
+        'libomp',
+        "libomp limit: libomp's allocator asserts (kmp_alloc.cpp:1385, unknown memory space) in host code; identical on both runtimes"),
+    '5.1/metadirective/test_metadirective_nothing.c': (
+        'miscompile',
+        "clang-22: the metadirective's target variant is not generated correctly; both runtimes fail the same way (SIGSEGV)"),
+    '5.1/metadirective/test_metadirective_target_device_kind.c': (
+        'miscompile',
+        "clang-22: the metadirective's target variant is not generated correctly; both runtimes fail the same way"),
+    '5.1/metadirective/test_metadirective_target_device_kind_any.c': (
+        'miscompile',
+        "clang-22: the metadirective's target variant is not generated correctly; both runtimes fail the same way"),
+    '5.1/metadirective/test_metadirective_target_device_num.c': (
+        'miscompile',
+        "clang-22: the metadirective's target variant is not generated correctly; both runtimes fail the same way"),
+    '5.1/runtime_calls/test_teams_region_routines.c': (
+        'libomp',
+        "libomp limit: 'Cannot form a team with N threads, using 2 instead' on this 2-CPU machine; the test counts threads; identical on both runtimes"),
+    '5.1/teams/test_teams_set_num_teams.c': (
+        'libomp',
+        "libomp limit: 'Cannot form a team with N threads, using 2 instead' on this 2-CPU machine; the test counts threads; identical on both runtimes"),
+    '5.2/declare_mapper/test_declare_mapper_iterator.c': (
+        'frontend',
+        "clang-22 leaves the iterator variable 'it' of a mapper undefined: link error 'undefined reference to it' on both sides"),
+    '5.2/metadirective/test_metadirective_otherwise.c': (
+        'miscompile',
+        'clang-22 references a kernel (__omp_offloading_..._test_otherwise_l33) that it does not emit into the device image; both runtimes fail to load it'),
+    '5.2/unified_shared_mem/test_target_VirDestr.cpp': (
+        'frontend',
+        "clang-22 does not define the static member base::StatVar used in the declare-target class: upstream's host link fails, ours fails to load the device image (undefined symbol _ZN4base7StatVarE)"),
+    '5.2/unified_shared_mem/test_target_struct_obj_access.cpp': (
+        'ours',
+        'requires unified_shared_memory with declare-target struct objects: SIGSEGV here, upstream passes'),
+    '6.0/allocate/test_pin_device.c': (
+        'libomp',
+        "libomp limit: libomp's allocator asserts (kmp_alloc.cpp:1385, unknown memory space) in host code; identical on both runtimes"),
+    '6.0/allocate/test_preferred_device.c': (
+        'libomp',
+        "libomp limit: libomp's allocator asserts (kmp_alloc.cpp:1385, unknown memory space) in host code; identical on both runtimes"),
+    '6.0/groupprivate/test_teams_groupprivate_devicetype_host.c': (
+        'libomp',
+        "libomp limit: 'Cannot form a team with N threads, using 2 instead' on this 2-CPU machine; the test counts threads; identical on both runtimes"),
+    '6.0/target/test_target_access.c': (
+        'libomp',
+        "libomp limit: libomp's allocator asserts (kmp_alloc.cpp:1385, unknown memory space) in host code; identical on both runtimes"),
+    '6.0/target/test_target_nowait_argument.c': (
+        'frontend',
+        "OpenMP 6.0 nowait(expr) argument: clang-22 accepts it but the test's check fails identically on both runtimes"),
+    '6.0/target/test_target_teams_groupprivate_devicetype_any.c': (
+        'frontend',
+        "OpenMP 6.0 groupprivate: clang-22's support is partial; identical failure on both runtimes"),
     '4.5/parallel_sections/test_parallel_sections.c': (
         'test',
         'the three sections spin-wait on each other, so they need 3 threads at once; the 2-CPU machine gives a team of 2 and the test hangs (same upstream)'),

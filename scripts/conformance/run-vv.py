@@ -158,7 +158,7 @@ def run_program(args, side, name, work, rec):
         rec["status"] = "skip"
     elif st == "timeout":
         rec["status"] = "run-timeout"
-    elif isinstance(st, int) and (st < 0 or st >= 128):
+    elif isinstance(st, int) and st < 0:
         rec["status"] = "crash"
         rec["exit"] = common.status_text(st)
     else:
@@ -184,6 +184,9 @@ def classify(test, res, notes):
         if u == "compile-error":
             return "frontend", "both fail to compile: " + first
         return "ours?", "compiles upstream, not here: " + first
+    if o == "compile-timeout" and u == "compile-timeout":
+        return "frontend", ("the frontend does not finish compiling it "
+                            "within the time limit, on both sides")
     if o in ("compile-timeout", "link-timeout"):
         return ("both?" if u.endswith("timeout") else "ours?",
                 "%s here (upstream: %s)" % (o, u))
@@ -317,6 +320,25 @@ def report(args, results, meta):
             lines.append("| `%s` | %s | %s | %s%s |" % (
                 t, r["ours"]["status"], up, md(reason), mark))
         lines.append("")
+    # How to reproduce the failures that are (or may be) ours.
+    mine = [t for c in ("ours", "ours?") for t, _r in groups.get(c, [])]
+    if mine:
+        lines.append("### Reproducing the failures that are ours or "
+                     "suspected ours")
+        lines.append("")
+        lines.append("Commands as the runner ran them, in the test's build "
+                     "folder (`build-conformance/vv/ours/<test>/`):")
+        lines.append("")
+        for t in mine:
+            r = results[t]["ours"]
+            lines.append("- `%s` (%s): `%s`" % (t, r["status"],
+                                                 md(r.get("first", ""))))
+            lines.append("")
+            lines.append("  ```sh")
+            for c in r.get("commands", []):
+                lines.append("  " + c)
+            lines.append("  ```")
+            lines.append("")
     # Tests that pass here and fail upstream.
     better = [t for t in tests if results[t]["ours"]["status"] in PASSING and
               results[t].get("upstream", {}).get("status") not in PASSING]
