@@ -6,9 +6,25 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Every function here runs with the device's MapLock held (the callers in
-// Interface.cpp take it), so a list is mapped or unmapped atomically with
-// respect to other host threads using the same device.
+// A construct's map list is applied in three steps, so that the copies of
+// two host threads mapping different data run at the same time:
+//
+// 1. With the device's table locked, wait until no entry the list will
+//    look up is unsettled (being created, being removed, or, for an exit,
+//    being copied by another construct). Nothing the list needs can change
+//    from then on, because the lock is held through step 2.
+// 2. Apply the mapping rules to the table: reference counts, new entries,
+//    pointer attachment. New entries are inserted as Creating and entries
+//    to remove are marked Releasing: other constructs that need them wait
+//    (step 1), so they never see one half filled. Existing entries that
+//    must be copied to or from are pinned. The copies are only listed.
+// 3. Release the lock, copy, take it again; then put back the attached
+//    pointers the copies overwrote, publish the new entries (Ready), unpin,
+//    remove the released entries and wake the waiters.
+//
+// A construct waits only in step 1, while it owns no unsettled entry, and
+// finishes the entries it owns without waiting for anything: two
+// constructs cannot wait for each other.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +35,8 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
-#include <set>
+#include <functional>
+#include <memory>
 
 using namespace offload;
 
@@ -87,21 +104,180 @@ MapList listOf(std::vector<MapItem> &Items, std::vector<void *> &Bases,
           Mappers.data()};
 }
 
-/// Applies \p Action to the components of a mapper item as a list of its
-/// own (member-of indices in a mapper's output refer to that list).
-bool withMapperList(const MapItem &Item,
-                    const std::function<bool(const MapList &)> &Action) {
-  MapperComponents C = runMapper(Item);
+/// A map list with the lists its declare mappers produce. A mapper item's
+/// components form a list of their own (member-of indices in it refer to
+/// it). The mappers are called once, before the table is locked.
+struct ExpandedList {
+  MapList List;
+  /// For each item: the expansion of its mapper, or null.
+  std::vector<std::unique_ptr<ExpandedList>> Mapped;
+  // What List points into, for a mapper's list.
+  MapperComponents Components;
   std::vector<void *> Bases, Begins, Names, Mappers;
   std::vector<int64_t> Sizes, Types;
-  MapList L = listOf(C.Items, Bases, Begins, Sizes, Types, Names, Mappers);
-  return Action(L);
+};
+
+std::unique_ptr<ExpandedList> expand(const MapList &Maps) {
+  auto L = std::make_unique<ExpandedList>();
+  L->List = Maps;
+  L->Mapped.resize(Maps.Count);
+  for (int32_t I = 0; I < Maps.Count; ++I) {
+    MapItem Item = Maps.item(I);
+    if (!Item.Mapper)
+      continue;
+    auto Child = std::make_unique<ExpandedList>();
+    Child->Components = runMapper(Item);
+    ExpandedList &C = *Child;
+    MapList ChildList = listOf(C.Components.Items, C.Bases, C.Begins, C.Sizes,
+                               C.Types, C.Names, C.Mappers);
+    // The components carry no mappers of their own, but expanding keeps
+    // the shape uniform.
+    auto Expanded = expand(ChildList);
+    Expanded->Components = std::move(C.Components);
+    Expanded->Bases = std::move(C.Bases);
+    Expanded->Begins = std::move(C.Begins);
+    Expanded->Sizes = std::move(C.Sizes);
+    Expanded->Types = std::move(C.Types);
+    Expanded->Names = std::move(C.Names);
+    Expanded->Mappers = std::move(C.Mappers);
+    L->Mapped[I] = std::move(Expanded);
+  }
+  return L;
 }
+
+/// What a construct does to the table.
+enum class Action { Enter, Exit, Update };
+
+/// Calls \p Fn(Begin, Size) for each contiguous piece of a non-contiguous
+/// `target update` item (a strided section, or several dimensions of which
+/// not all are whole). The compiler passes the array's base as the base, a
+/// `__tgt_target_non_contig` per dimension (outermost first, the last one
+/// describing the element) as the begin, and the number of dimensions as
+/// the size; element `i` of dimension `d` is at byte
+/// `(Offset_d + i) * Stride_d` from the base, summed over the dimensions.
+/// Stops at the first piece for which \p Fn returns false, and returns
+/// false then.
+bool forEachPiece(const MapItem &Item,
+                  const std::function<bool(const MapItem &)> &Fn) {
+  const auto *Dims = static_cast<const __tgt_target_non_contig *>(Item.Begin);
+  int64_t NumDims = Item.Size;
+  std::function<bool(int64_t, uint64_t)> Visit = [&](int64_t Dim,
+                                                     uint64_t Offset) {
+    const __tgt_target_non_contig &DimInfo = Dims[Dim];
+    if (Dim == NumDims - 1) {
+      // The innermost dimension is one contiguous run.
+      MapItem Piece = Item;
+      Piece.Begin = static_cast<char *>(Item.Base) + Offset +
+                    DimInfo.Offset * DimInfo.Stride;
+      Piece.Size = static_cast<int64_t>(DimInfo.Count * DimInfo.Stride);
+      return Fn(Piece);
+    }
+    for (uint64_t I = 0; I < DimInfo.Count; ++I)
+      if (!Visit(Dim + 1, Offset + (DimInfo.Offset + I) * DimInfo.Stride))
+        return false;
+    return true;
+  };
+  return Visit(0, 0);
+}
+
+bool hasDimensions(const MapItem &Item) {
+  return Item.Begin && Item.Size >= 1;
+}
+
+/// Calls \p Fn(Begin, Size) for every range that applying \p A to \p L
+/// looks up in the table (step 2 of the file comment). Stops, returning
+/// false, when \p Fn does.
+bool forEachLookup(const ExpandedList &L, Action A,
+                   const std::function<bool(uintptr_t, uint64_t)> &Fn) {
+  for (int32_t I = 0; I < L.List.Count; ++I) {
+    MapItem Item = L.List.item(I);
+    if (L.Mapped[I]) {
+      if (!forEachLookup(*L.Mapped[I], A, Fn))
+        return false;
+      continue;
+    }
+    int64_t Type = Item.Type;
+    switch (A) {
+    case Action::Enter: {
+      bool LambdaCapture = has(Type, OMP_TGT_MAPTYPE_LITERAL) &&
+                           has(Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ) &&
+                           parentIndex(Type) >= 0;
+      if (LambdaCapture || has(Type, OMP_TGT_MAPTYPE_ATTACH)) {
+        if (!Fn(addr(Item.Base), sizeof(void *)) || !Fn(addr(Item.Begin), 0))
+          return false;
+        continue;
+      }
+      if (has(Type, OMP_TGT_MAPTYPE_LITERAL | OMP_TGT_MAPTYPE_PRIVATE))
+        continue;
+      if (has(Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ) &&
+          !Fn(addr(Item.Base), sizeof(void *)))
+        return false;
+      if (!Fn(addr(Item.Begin), Item.Size))
+        return false;
+      break;
+    }
+    case Action::Exit:
+      if (has(Type, OMP_TGT_MAPTYPE_LITERAL | OMP_TGT_MAPTYPE_PRIVATE |
+                        OMP_TGT_MAPTYPE_ATTACH))
+        continue;
+      if (!Fn(addr(Item.Begin), Item.Size))
+        return false;
+      break;
+    case Action::Update:
+      if (has(Type, OMP_TGT_MAPTYPE_NON_CONTIG)) {
+        if (hasDimensions(Item) &&
+            !forEachPiece(Item, [&](const MapItem &Piece) {
+              return Fn(addr(Piece.Begin), Piece.Size);
+            }))
+          return false;
+        continue;
+      }
+      if (!Fn(addr(Item.Begin), Item.Size))
+        return false;
+      break;
+    }
+  }
+  return true;
+}
+
+/// Step 1: returns once no range \p L looks up for \p A is unsettled.
+void waitUntilSettled(LockedMappingTable &Table, const ExpandedList &L,
+                      Action A) {
+  bool ToRemove = A == Action::Exit;
+  for (;;) {
+    bool Settled = forEachLookup(L, A, [&](uintptr_t Begin, uint64_t Size) {
+      LookupResult R = Table->lookup(Begin, Size);
+      return !R.Entry || !R.Entry->unsettled(ToRemove);
+    });
+    if (Settled)
+      return;
+    Table.wait();
+  }
+}
+
+/// The copies a construct decided on in step 2, and the entries whose
+/// state it changed, for step 3.
+struct Transfers {
+  struct Copy {
+    /// Created or pinned by this construct, or marked Releasing by it: it
+    /// stays in the table until step 3 is over.
+    MapEntry *Entry;
+    /// The host range (and its name, for messages).
+    MapItem Item;
+    void *DeviceAddress;
+    bool ToDevice;
+  };
+  std::vector<Copy> Copies;
+  std::vector<MapEntry *> Created;
+  std::vector<MapEntry *> Pinned;
+  /// Host start addresses of the entries marked Releasing.
+  std::vector<uintptr_t> Removed;
+};
 
 // The first line of each report is upstream's wording (tests and scripts
 // look for it); what it names is appended.
-void reportOverlap(Device &D, const ident_t *Loc, const MapItem &Item,
-                   const MapEntry &E) {
+void reportOverlap(Device &D, LockedMappingTable &Table, const ident_t *Loc,
+                   const MapItem &Item, const MapEntry &E) {
   userMessage("explicit extension not allowed: host address specified is "
               "0x%016" PRIxPTR " (%" PRId64 " bytes), but device allocation "
               "maps to host at 0x%016" PRIxPTR " (%" PRIu64 " bytes)%s",
@@ -110,13 +286,13 @@ void reportOverlap(Device &D, const ident_t *Loc, const MapItem &Item,
   errorMessage("Call to getTargetPointer returned null pointer (device "
                "failure or illegal mapping).");
   if (infoFlags() & InfoDumpTable)
-    D.dumpMappingTable("at the failure");
+    D.dumpMappingTable(Table, "at the failure");
 }
 
 enum class PresentCheck { Map, Unmap, Motion };
 
-void reportNotPresent(Device &D, const ident_t *Loc, const MapItem &Item,
-                      PresentCheck Kind) {
+void reportNotPresent(Device &D, LockedMappingTable &Table, const ident_t *Loc,
+                      const MapItem &Item, PresentCheck Kind) {
   userMessage("device mapping required by 'present' %s modifier does not "
               "exist for host address 0x%016" PRIxPTR " (%" PRId64 " bytes)%s",
               Kind == PresentCheck::Motion ? "motion" : "map type",
@@ -125,13 +301,13 @@ void reportNotPresent(Device &D, const ident_t *Loc, const MapItem &Item,
     errorMessage("Call to getTargetPointer returned null pointer ('present' "
                  "map type modifier).");
   if (infoFlags() & InfoDumpTable)
-    D.dumpMappingTable("at the failure");
+    D.dumpMappingTable(Table, "at the failure");
 }
 
 /// After a copy of \p Item's bytes, puts back the attached pointers inside
 /// it: their device values on the device, their host values on the host.
-bool restoreShadows(Device &D, const MapEntry &E, const MapItem &Item,
-                    bool OnDevice) {
+bool restoreShadows(Device &D, LockedMappingTable &, const MapEntry &E,
+                    const MapItem &Item, bool OnDevice) {
   uintptr_t Begin = addr(Item.Begin), End = Begin + Item.Size;
   for (const ShadowPointer &Shadow : E.Shadows) {
     if (Shadow.HostAddress < Begin || Shadow.HostAddress + sizeof(void *) > End)
@@ -154,56 +330,110 @@ bool restoreShadows(Device &D, const MapEntry &E, const MapItem &Item,
   return true;
 }
 
-bool copyToDevice(Device &D, const MapEntry &E, const MapItem &Item) {
-  TraceScope Trace("data submit",
-                   [&] { return std::to_string(Item.Size) + " bytes"; });
-  if (infoFlags() & InfoDataTransfers)
-    infoMessage(D.Id,
-                "Copying data from host to device, HstPtr=0x%016" PRIxPTR
-                ", TgtPtr=0x%016" PRIxPTR ", Size=%" PRId64 ", Name=%s",
-                addr(Item.Begin), E.translate(addr(Item.Begin)), Item.Size,
-                mapName(Item.Name).c_str());
-  if (plugin::Status S = D.plugin().dataSubmit(
-          reinterpret_cast<void *>(E.translate(addr(Item.Begin))), Item.Begin,
-          Item.Size, nullptr)) {
-    errorMessage("copying %s to device %d failed: %s",
-                 mapName(Item.Name).c_str(), D.Id, S.message().c_str());
-    return false;
+/// Step 2: lists a copy of \p Item between the host and \p E's device
+/// copy, pinning \p E unless this construct already owns its state.
+void planCopy(Transfers &T, MapEntry &E, const MapItem &Item, bool ToDevice) {
+  if (E.State == MapState::Ready) {
+    ++E.Pins;
+    T.Pinned.push_back(&E);
   }
-  return restoreShadows(D, E, Item, /*OnDevice=*/true);
+  T.Copies.push_back({&E, Item,
+                      reinterpret_cast<void *>(E.translate(addr(Item.Begin))),
+                      ToDevice});
 }
 
-bool copyFromDevice(Device &D, const MapEntry &E, const MapItem &Item) {
+/// Step 3's copy, without the table's lock.
+bool transfer(Device &D, const Transfers::Copy &C) {
+  const MapItem &Item = C.Item;
+  if (C.ToDevice) {
+    TraceScope Trace("data submit",
+                     [&] { return std::to_string(Item.Size) + " bytes"; });
+    if (infoFlags() & InfoDataTransfers)
+      infoMessage(D.Id,
+                  "Copying data from host to device, HstPtr=0x%016" PRIxPTR
+                  ", TgtPtr=0x%016" PRIxPTR ", Size=%" PRId64 ", Name=%s",
+                  addr(Item.Begin), addr(C.DeviceAddress), Item.Size,
+                  mapName(Item.Name).c_str());
+    if (plugin::Status S = D.plugin().dataSubmit(C.DeviceAddress, Item.Begin,
+                                                 Item.Size, nullptr)) {
+      errorMessage("copying %s to device %d failed: %s",
+                   mapName(Item.Name).c_str(), D.Id, S.message().c_str());
+      return false;
+    }
+    return true;
+  }
   TraceScope Trace("data retrieve",
                    [&] { return std::to_string(Item.Size) + " bytes"; });
   if (infoFlags() & InfoDataTransfers)
     infoMessage(D.Id,
                 "Copying data from device to host, TgtPtr=0x%016" PRIxPTR
                 ", HstPtr=0x%016" PRIxPTR ", Size=%" PRId64 ", Name=%s",
-                E.translate(addr(Item.Begin)), addr(Item.Begin), Item.Size,
+                addr(C.DeviceAddress), addr(Item.Begin), Item.Size,
                 mapName(Item.Name).c_str());
-  if (plugin::Status S = D.plugin().dataRetrieve(
-          Item.Begin,
-          reinterpret_cast<const void *>(E.translate(addr(Item.Begin))),
-          Item.Size, nullptr)) {
+  if (plugin::Status S = D.plugin().dataRetrieve(Item.Begin, C.DeviceAddress,
+                                                 Item.Size, nullptr)) {
     errorMessage("copying %s from device %d failed: %s",
                  mapName(Item.Name).c_str(), D.Id, S.message().c_str());
     return false;
   }
-  return restoreShadows(D, E, Item, /*OnDevice=*/false);
+  return true;
+}
+
+/// Step 3. Returns false when a copy failed (after saying why); the entries
+/// are settled either way, so no other construct waits for them forever.
+bool finish(Device &D, LockedMappingTable &Table, Transfers &T) {
+  bool Ok = true;
+  if (!T.Copies.empty())
+    Table.unlocked([&] {
+      for (const Transfers::Copy &C : T.Copies)
+        if (!(Ok = transfer(D, C)))
+          break;
+    });
+  for (const Transfers::Copy &C : T.Copies)
+    Ok = Ok && restoreShadows(D, Table, *C.Entry, C.Item, C.ToDevice);
+  for (MapEntry *E : T.Created)
+    E->State = MapState::Ready;
+  for (MapEntry *E : T.Pinned)
+    --E->Pins;
+  std::vector<void *> Frees;
+  for (uintptr_t Key : T.Removed) {
+    LookupResult R = Table->lookup(Key, 0);
+    MapEntry *E = R.Entry;
+    if (!E || E->HstBegin != Key || E->State != MapState::Releasing)
+      continue;
+    if (infoFlags() & InfoMappingChanges)
+      infoMessage(D.Id,
+                  "Removing map entry with HstPtrBegin=0x%016" PRIxPTR
+                  ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRIu64 ", Name=%s",
+                  E->HstBegin, E->TgtBegin, E->size(),
+                  mapName(E->Name).c_str());
+    if (E->Allocation && !E->Associated)
+      Frees.push_back(E->Allocation);
+    Table->erase(Key);
+  }
+  if (!T.Created.empty() || !T.Pinned.empty() || !T.Removed.empty())
+    Table.notifyAll();
+  if (!Frees.empty())
+    Table.unlocked([&] {
+      for (void *P : Frees)
+        (void)D.free(P, plugin::AllocKind::Device);
+    });
+  return Ok;
 }
 
 /// Makes [Begin, Begin+Size) present (or finds it), counting a reference
 /// unless \p CountReference is false. \p IsNew reports a fresh allocation.
-/// Returns null for an absent zero-length item (not an error).
-MapEntry *enterRange(Device &D, const ident_t *Loc, const MapItem &Item,
+/// Returns null for an absent zero-length item (not an error). A new entry
+/// is Creating until \p T is finished.
+MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
+                     const ident_t *Loc, const MapItem &Item,
                      bool CountReference, bool &IsNew, bool &Failed) {
   IsNew = false;
   Failed = false;
   uintptr_t Begin = addr(Item.Begin);
-  LookupResult R = D.Table.lookup(Begin, Item.Size);
+  LookupResult R = Table->lookup(Begin, Item.Size);
   if (R.Status == LookupResult::Overlap) {
-    reportOverlap(D, Loc, Item, *R.Entry);
+    reportOverlap(D, Table, Loc, Item, *R.Entry);
     Failed = true;
     return nullptr;
   }
@@ -235,7 +465,7 @@ MapEntry *enterRange(Device &D, const ident_t *Loc, const MapItem &Item,
     return &E;
   }
   if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
-    reportNotPresent(D, Loc, Item, PresentCheck::Map);
+    reportNotPresent(D, Table, Loc, Item, PresentCheck::Map);
     Failed = true;
     return nullptr;
   }
@@ -243,8 +473,8 @@ MapEntry *enterRange(Device &D, const ident_t *Loc, const MapItem &Item,
   // the device uses the host copy.
   if (Item.Size == 0 || Runtime::get().unifiedSharedMemory())
     return nullptr;
-  void *Storage = D.plugin().allocate(static_cast<uint64_t>(Item.Size),
-                                      plugin::AllocKind::Device);
+  void *Storage =
+      D.allocate(static_cast<uint64_t>(Item.Size), plugin::AllocKind::Device);
   if (!Storage) {
     errorMessage("device %d cannot allocate %" PRId64 " bytes for %s", D.Id,
                  Item.Size, describeItem(Loc, Item).c_str());
@@ -258,6 +488,8 @@ MapEntry *enterRange(Device &D, const ident_t *Loc, const MapItem &Item,
   New.TgtBegin = addr(Storage);
   New.Allocation = Storage;
   New.Name = Item.Name;
+  // Filled without the lock (step 3); others wait until it is Ready.
+  New.State = MapState::Creating;
   if (CountReference) {
     if (has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD))
       New.HoldRefCount = 1;
@@ -275,13 +507,16 @@ MapEntry *enterRange(Device &D, const ident_t *Loc, const MapItem &Item,
                 ", DynRefCount=%" PRIu64 ", HoldRefCount=%" PRIu64 ", Name=%s",
                 New.HstBase, Begin, New.TgtBegin, New.TgtBegin, Item.Size,
                 New.DynRefCount, New.HoldRefCount, mapName(Item.Name).c_str());
-  return &D.Table.insert(New);
+  MapEntry &Inserted = Table->insert(New);
+  T.Created.push_back(&Inserted);
+  return &Inserted;
 }
 
 /// Stores into the device copy of the pointer at \p PointerHost the device
 /// address that corresponds to the host pointer's current value, given that
 /// the pointee range starting at \p PointeeBegin is mapped by \p Pointee.
-bool attachPointer(Device &D, MapEntry &PointerEntry, uintptr_t PointerHost,
+bool attachPointer(Device &D, LockedMappingTable &, MapEntry &PointerEntry,
+                   uintptr_t PointerHost,
                    const MapEntry &Pointee, uintptr_t PointeeBegin) {
   uintptr_t HostValue;
   std::memcpy(&HostValue, reinterpret_cast<void *>(PointerHost),
@@ -309,26 +544,27 @@ bool attachPointer(Device &D, MapEntry &PointerEntry, uintptr_t PointerHost,
 /// Points the device copy of the pointer at \p Item's base to the device
 /// copy of its begin, when both are mapped (a lambda's by-reference capture
 /// or an attach map). Otherwise the device keeps the host address.
-bool attachIfBothMapped(Device &D, const MapItem &Item) {
-  LookupResult Pointer = D.Table.lookup(addr(Item.Base), sizeof(void *));
-  LookupResult Pointee = D.Table.lookup(addr(Item.Begin), 0);
+bool attachIfBothMapped(Device &D, LockedMappingTable &Table,
+                        const MapItem &Item) {
+  LookupResult Pointer = Table->lookup(addr(Item.Base), sizeof(void *));
+  LookupResult Pointee = Table->lookup(addr(Item.Begin), 0);
   if (Pointer.Status != LookupResult::Contained ||
       Pointee.Status != LookupResult::Contained)
     return true;
-  return attachPointer(D, *Pointer.Entry, addr(Item.Base), *Pointee.Entry,
-                       addr(Item.Begin));
+  return attachPointer(D, Table, *Pointer.Entry, addr(Item.Base),
+                       *Pointee.Entry, addr(Item.Begin));
 }
 
-} // namespace
-
-bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
+/// Step 2 of a map-entering list.
+bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
+               const ident_t *Loc, const ExpandedList &L) {
+  const MapList &Maps = L.List;
   std::vector<char> IsNew(Maps.Count, 0);
   std::vector<int32_t> Attachments, LambdaCaptures;
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
-    if (Item.Mapper) {
-      if (!withMapperList(
-              Item, [&](const MapList &L) { return mapEnter(D, Loc, L); }))
+    if (L.Mapped[I]) {
+      if (!planEnter(D, Table, T, Loc, *L.Mapped[I]))
         return false;
       continue;
     }
@@ -362,15 +598,15 @@ bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
       Pointer.Size = sizeof(void *);
       Pointer.Type &= ~static_cast<int64_t>(OMP_TGT_MAPTYPE_PRESENT);
       bool PointerNew, Failed;
-      PointerEntry = enterRange(D, Loc, Pointer, /*CountReference=*/false,
-                                PointerNew, Failed);
+      PointerEntry = enterRange(D, Table, T, Loc, Pointer,
+                                /*CountReference=*/false, PointerNew, Failed);
       if (Failed)
         return false;
     }
 
     bool New, Failed;
-    MapEntry *E =
-        enterRange(D, Loc, Item, /*CountReference=*/!IsMember, New, Failed);
+    MapEntry *E = enterRange(D, Table, T, Loc, Item,
+                             /*CountReference=*/!IsMember, New, Failed);
     if (Failed)
       return false;
     // A member is new when its struct is (a declare mapper chains members
@@ -381,10 +617,10 @@ bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
       continue;
     if (has(Item.Type, OMP_TGT_MAPTYPE_TO) &&
         (New || ParentNew || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
-      if (!copyToDevice(D, *E, Item))
-        return false;
-    if (PointerEntry &&
-        !attachPointer(D, *PointerEntry, addr(Item.Base), *E, addr(Item.Begin)))
+      planCopy(T, *E, Item, /*ToDevice=*/true);
+    // Written now; step 3 writes it again if a copy covers it.
+    if (PointerEntry && !attachPointer(D, Table, *PointerEntry, addr(Item.Base),
+                                       *E, addr(Item.Begin)))
       return false;
     if (has(Item.Type, OMP_TGT_MAPTYPE_RETURN_PARAM))
       Maps.Bases[I] =
@@ -392,18 +628,32 @@ bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
                                    (addr(Item.Begin) - addr(Item.Base)));
   }
   for (int32_t I : LambdaCaptures)
-    if (!attachIfBothMapped(D, Maps.item(I)))
+    if (!attachIfBothMapped(D, Table, Maps.item(I)))
       return false;
   // Attach maps (OpenMP 6 / LLVM 22): once everything else is mapped, point
   // the device copy of the pointer at Base to the device copy of its
   // pointee, when both are present.
   for (int32_t I : Attachments)
-    if (!attachIfBothMapped(D, Maps.item(I)))
+    if (!attachIfBothMapped(D, Table, Maps.item(I)))
       return false;
   return true;
 }
 
-bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
+/// The entry containing [Begin, Begin+Size) that a map-exiting list may
+/// still use: one this construct marked Releasing (a declare mapper's list
+/// released it) is as good as gone.
+LookupResult lookupLive(LockedMappingTable &Table, uintptr_t Begin,
+                        uint64_t Size) {
+  LookupResult R = Table->lookup(Begin, Size);
+  if (R.Entry && R.Entry->State == MapState::Releasing)
+    return LookupResult();
+  return R;
+}
+
+/// Step 2 of a map-exiting list.
+bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
+              const ident_t *Loc, const ExpandedList &L) {
+  const MapList &Maps = L.List;
   // Pass 1, in reverse list order: reference counts and which entries this
   // construct releases.
   std::vector<char> Entries(Maps.Count, 0); // the item names an entry
@@ -411,20 +661,19 @@ bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
   std::vector<uintptr_t> Keys(Maps.Count, 0);
   for (int32_t I = Maps.Count - 1; I >= 0; --I) {
     MapItem Item = Maps.item(I);
-    if (Item.Mapper) {
-      if (!withMapperList(Item,
-                          [&](const MapList &L) { return mapExit(D, Loc, L); }))
+    if (L.Mapped[I]) {
+      if (!planExit(D, Table, T, Loc, *L.Mapped[I]))
         return false;
       continue;
     }
     if (has(Item.Type, OMP_TGT_MAPTYPE_LITERAL | OMP_TGT_MAPTYPE_PRIVATE |
                            OMP_TGT_MAPTYPE_ATTACH))
       continue;
-    LookupResult R = D.Table.lookup(addr(Item.Begin), Item.Size);
+    LookupResult R = lookupLive(Table, addr(Item.Begin), Item.Size);
     if (R.Status != LookupResult::Contained) {
       if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT) &&
           !Runtime::get().unifiedSharedMemory()) {
-        reportNotPresent(D, Loc, Item, PresentCheck::Unmap);
+        reportNotPresent(D, Table, Loc, Item, PresentCheck::Unmap);
         return false;
       }
       continue;
@@ -482,118 +731,113 @@ bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
         !(Released[I] || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
       continue;
     // Found again by key: a declare mapper's own exit (pass 1) may have
-    // removed an entry another item also named.
-    LookupResult R = D.Table.lookup(Keys[I], 0);
-    if (R.Status == LookupResult::Contained && R.Entry->HstBegin == Keys[I] &&
-        !copyFromDevice(D, *R.Entry, Item))
-      return false;
+    // released an entry another item also named.
+    LookupResult R = lookupLive(Table, Keys[I], 0);
+    if (R.Status == LookupResult::Contained && R.Entry->HstBegin == Keys[I])
+      planCopy(T, *R.Entry, Item, /*ToDevice=*/false);
   }
-  // Pass 3: free what no reference holds any more.
-  // Several items may name one entry, so entries are found again by their
-  // key: a pointer from pass 1 dangles once its entry is erased.
-  std::set<uintptr_t> Freed;
+  // Pass 3: what no reference holds any more goes once the copies are
+  // done (step 3). Several items may name one entry: each is marked once.
   for (int32_t I = Maps.Count - 1; I >= 0; --I) {
-    if (!Entries[I] || !Released[I] || Freed.count(Keys[I]))
+    if (!Entries[I] || !Released[I])
       continue;
-    LookupResult R = D.Table.lookup(Keys[I], 0);
+    LookupResult R = lookupLive(Table, Keys[I], 0);
     MapEntry *E = R.Entry;
     if (R.Status != LookupResult::Contained || E->HstBegin != Keys[I] ||
         !E->isReleasable())
       continue;
-    Freed.insert(Keys[I]);
-    if (infoFlags() & InfoMappingChanges)
-      infoMessage(D.Id,
-                  "Removing map entry with HstPtrBegin=0x%016" PRIxPTR
-                  ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRIu64 ", Name=%s",
-                  E->HstBegin, E->TgtBegin, E->size(),
-                  mapName(E->Name).c_str());
-    void *Allocation = E->Allocation;
-    bool Associated = E->Associated;
-    D.Table.erase(E->HstBegin);
-    if (Allocation && !Associated)
-      (void)D.plugin().free(Allocation, plugin::AllocKind::Device);
+    E->State = MapState::Releasing;
+    T.Removed.push_back(Keys[I]);
   }
   return true;
 }
 
-/// Copies one contiguous piece of a `target update` list item, when it is
-/// mapped (OpenMP: updating absent storage does nothing, unless `present`).
-static bool updateRange(Device &D, const ident_t *Loc, const MapItem &Piece) {
-  LookupResult R = D.Table.lookup(addr(Piece.Begin), Piece.Size);
+/// Step 2 of one contiguous piece of a `target update` list item, when it
+/// is mapped (OpenMP: updating absent storage does nothing, unless
+/// `present`).
+bool planUpdateRange(Device &D, LockedMappingTable &Table, Transfers &T,
+                     const ident_t *Loc, const MapItem &Piece) {
+  LookupResult R = Table->lookup(addr(Piece.Begin), Piece.Size);
   if (R.Status != LookupResult::Contained) {
     if (has(Piece.Type, OMP_TGT_MAPTYPE_PRESENT)) {
-      reportNotPresent(D, Loc, Piece, PresentCheck::Motion);
+      reportNotPresent(D, Table, Loc, Piece, PresentCheck::Motion);
       return false;
     }
     return true;
   }
-  if (has(Piece.Type, OMP_TGT_MAPTYPE_TO) && !copyToDevice(D, *R.Entry, Piece))
-    return false;
-  if (has(Piece.Type, OMP_TGT_MAPTYPE_FROM) &&
-      !copyFromDevice(D, *R.Entry, Piece))
-    return false;
+  if (has(Piece.Type, OMP_TGT_MAPTYPE_TO))
+    planCopy(T, *R.Entry, Piece, /*ToDevice=*/true);
+  if (has(Piece.Type, OMP_TGT_MAPTYPE_FROM))
+    planCopy(T, *R.Entry, Piece, /*ToDevice=*/false);
   return true;
 }
 
-/// A strided section (`a[lo:len:stride]`, or several dimensions of which
-/// not all are whole). The compiler passes the array's base as the base,
-/// a `__tgt_target_non_contig` per dimension (outermost first, the last
-/// one describing the element) as the begin, and the number of dimensions
-/// as the size; element `i` of dimension `d` is at byte
-/// `(Offset_d + i) * Stride_d` from the base, summed over the dimensions.
-static bool updateNonContiguous(Device &D, const ident_t *Loc,
-                                const MapItem &Item) {
-  const auto *Dims = static_cast<const __tgt_target_non_contig *>(Item.Begin);
-  int64_t NumDims = Item.Size;
-  if (!Dims || NumDims < 1) {
-    errorMessage("non-contiguous 'target update' of %s has no dimensions",
-                 describeItem(Loc, Item).c_str());
-    return false;
-  }
-  std::function<bool(int64_t, uint64_t)> Visit = [&](int64_t Dim,
-                                                     uint64_t Offset) {
-    const __tgt_target_non_contig &DimInfo = Dims[Dim];
-    if (Dim == NumDims - 1) {
-      // The innermost dimension is one contiguous run.
-      MapItem Piece = Item;
-      Piece.Begin = static_cast<char *>(Item.Base) + Offset +
-                    DimInfo.Offset * DimInfo.Stride;
-      Piece.Size = static_cast<int64_t>(DimInfo.Count * DimInfo.Stride);
-      return updateRange(D, Loc, Piece);
-    }
-    for (uint64_t I = 0; I < DimInfo.Count; ++I)
-      if (!Visit(Dim + 1, Offset + (DimInfo.Offset + I) * DimInfo.Stride))
-        return false;
-    return true;
-  };
-  return Visit(0, 0);
-}
-
-bool offload::mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps) {
+/// Step 2 of a `target update` list.
+bool planUpdate(Device &D, LockedMappingTable &Table, Transfers &T,
+                const ident_t *Loc, const ExpandedList &L) {
+  const MapList &Maps = L.List;
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
-    if (Item.Mapper) {
-      if (!withMapperList(
-              Item, [&](const MapList &L) { return mapUpdate(D, Loc, L); }))
+    if (L.Mapped[I]) {
+      if (!planUpdate(D, Table, T, Loc, *L.Mapped[I]))
         return false;
       continue;
     }
     if (has(Item.Type, OMP_TGT_MAPTYPE_NON_CONTIG)) {
-      if (!updateNonContiguous(D, Loc, Item))
+      if (!hasDimensions(Item)) {
+        errorMessage("non-contiguous 'target update' of %s has no dimensions",
+                     describeItem(Loc, Item).c_str());
+        return false;
+      }
+      if (!forEachPiece(Item, [&](const MapItem &Piece) {
+            return planUpdateRange(D, Table, T, Loc, Piece);
+          }))
         return false;
       continue;
     }
     if (Runtime::get().unifiedSharedMemory())
       continue;
-    if (!updateRange(D, Loc, Item))
+    if (!planUpdateRange(D, Table, T, Loc, Item))
       return false;
   }
   return true;
 }
 
+using Planner = bool (*)(Device &, LockedMappingTable &, Transfers &,
+                         const ident_t *, const ExpandedList &);
+
+/// The three steps of the file comment for one construct's list.
+bool apply(Device &D, const ident_t *Loc, const MapList &Maps, Action A,
+           Planner Plan) {
+  std::unique_ptr<ExpandedList> L = expand(Maps);
+  LockedMappingTable Table = D.Mappings.lock();
+  waitUntilSettled(Table, *L, A);
+  Transfers T;
+  bool Planned = Plan(D, Table, T, Loc, *L);
+  if (!Planned)
+    T.Copies.clear(); // The construct fails; settle what it touched.
+  bool Finished = finish(D, Table, T);
+  return Planned && Finished;
+}
+
+} // namespace
+
+bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
+  return apply(D, Loc, Maps, Action::Enter, planEnter);
+}
+
+bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
+  return apply(D, Loc, Maps, Action::Exit, planExit);
+}
+
+bool offload::mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps) {
+  return apply(D, Loc, Maps, Action::Update, planUpdate);
+}
+
 bool offload::kernelArguments(Device &D, const ident_t *Loc,
                               const MapList &Maps, std::vector<void *> &Args,
                               PrivateAllocations &Privates) {
+  LockedMappingTable Table = D.Mappings.lock();
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
     if (!has(Item.Type, OMP_TGT_MAPTYPE_TARGET_PARAM))
@@ -603,10 +847,23 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
       continue;
     }
     if (has(Item.Type, OMP_TGT_MAPTYPE_PRIVATE)) {
-      // private / firstprivate: a fresh device copy for this launch only.
-      void *Copy = D.plugin().allocate(
-          static_cast<uint64_t>(std::max<int64_t>(Item.Size, 1)),
-          plugin::AllocKind::Device);
+      // private / firstprivate: a fresh device copy for this launch only,
+      // which no other construct can see: made without the table's lock.
+      void *Copy = nullptr;
+      bool Copied = true;
+      Table.unlocked([&] {
+        Copy =
+            D.allocate(static_cast<uint64_t>(std::max<int64_t>(Item.Size, 1)),
+                       plugin::AllocKind::Device);
+        if (!Copy || !has(Item.Type, OMP_TGT_MAPTYPE_TO) || Item.Size <= 0)
+          return;
+        if (plugin::Status S =
+                D.plugin().dataSubmit(Copy, Item.Begin, Item.Size, nullptr)) {
+          errorMessage("firstprivate copy of %s failed: %s",
+                       describeItem(Loc, Item).c_str(), S.message().c_str());
+          Copied = false;
+        }
+      });
       if (!Copy) {
         errorMessage("device %d cannot allocate %" PRId64
                      " bytes for private copy of %s",
@@ -614,18 +871,13 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
         return false;
       }
       Privates.Pointers.push_back(Copy);
-      if (has(Item.Type, OMP_TGT_MAPTYPE_TO) && Item.Size > 0)
-        if (plugin::Status S =
-                D.plugin().dataSubmit(Copy, Item.Begin, Item.Size, nullptr)) {
-          errorMessage("firstprivate copy of %s failed: %s",
-                       describeItem(Loc, Item).c_str(), S.message().c_str());
-          return false;
-        }
+      if (!Copied)
+        return false;
       Args.push_back(reinterpret_cast<void *>(
           addr(Copy) - (addr(Item.Begin) - addr(Item.Base))));
       continue;
     }
-    LookupResult R = D.Table.lookup(addr(Item.Begin), Item.Size);
+    LookupResult R = Table->lookup(addr(Item.Begin), Item.Size);
     if (R.Status != LookupResult::Contained) {
       // An absent zero-length section (or unified shared memory): the
       // device sees the original pointer value.

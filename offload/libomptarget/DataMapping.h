@@ -59,7 +59,10 @@ struct MapperComponents {
 };
 
 /// Each returns true on success; on failure the reason has been printed.
-/// \p Loc is the construct's source location for messages.
+/// \p Loc is the construct's source location for messages. Each takes the
+/// device's table lock itself, and releases it while it copies data: a list
+/// is applied atomically with respect to other host threads' lists, but
+/// their copies run at the same time (DataMapping.cpp says how).
 bool mapEnter(Device &D, const ident_t *Loc, const MapList &Maps);
 bool mapExit(Device &D, const ident_t *Loc, const MapList &Maps);
 bool mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps);
@@ -70,7 +73,7 @@ struct PrivateAllocations {
 };
 
 /// The kernel arguments of a target region: one per TARGET_PARAM item, in
-/// order. Must run after mapEnter on the same list.
+/// order. Must run after mapEnter on the same list. Takes the table lock.
 bool kernelArguments(Device &D, const ident_t *Loc, const MapList &Maps,
                      std::vector<void *> &Args, PrivateAllocations &Privates);
 

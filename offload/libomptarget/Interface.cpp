@@ -45,22 +45,22 @@ void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
       "Updating data within the OpenMP data region with update_mapper"};
   if (infoFlags() & InfoKernelArgs)
     printConstructMaps(*D, InfoHeaders[static_cast<int>(Action)], Loc, Maps);
-  bool Ok;
-  {
-    std::lock_guard<std::mutex> Guard(D->MapLock);
-    switch (Action) {
-    case DataAction::Enter:
-      Ok = mapEnter(*D, Loc, Maps);
-      break;
-    case DataAction::Exit:
-      Ok = mapExit(*D, Loc, Maps);
-      break;
-    case DataAction::Update:
-      Ok = mapUpdate(*D, Loc, Maps);
-      break;
-    }
-    if (Ok && Action != DataAction::Exit && (infoFlags() & InfoDumpTable))
-      D->dumpMappingTable(("after block at " + sourceLocation(Loc)).c_str());
+  bool Ok = false;
+  switch (Action) {
+  case DataAction::Enter:
+    Ok = mapEnter(*D, Loc, Maps);
+    break;
+  case DataAction::Exit:
+    Ok = mapExit(*D, Loc, Maps);
+    break;
+  case DataAction::Update:
+    Ok = mapUpdate(*D, Loc, Maps);
+    break;
+  }
+  if (Ok && Action != DataAction::Exit && (infoFlags() & InfoDumpTable)) {
+    LockedMappingTable Table = D->Mappings.lock();
+    D->dumpMappingTable(Table,
+                        ("after block at " + sourceLocation(Loc)).c_str());
   }
   if (!Ok)
     targetConstructFailed(Loc);
@@ -97,8 +97,9 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
                  sourceLocation(Loc).c_str(), Args ? Args->Version : 0);
     targetConstructFailed(Loc);
   }
-  const char *KernelName = nullptr;
-  plugin::KernelHandle Kernel = D->findKernel(HostPtr, KernelName);
+  // Held until the launch returns: unregistering the kernel's library
+  // meanwhile waits for it instead of unloading the image under it.
+  KernelLease Kernel = D->acquireKernel(HostPtr);
   if (!Kernel) {
     errorMessage("device %d has no kernel for the target region at %s (host "
                  "entry %p): the program's device image lacks it",
@@ -117,14 +118,10 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
 
   std::vector<void *> KernelArgs;
   PrivateAllocations Privates;
-  bool Ok;
-  {
-    std::lock_guard<std::mutex> Guard(D->MapLock);
-    Ok = mapEnter(*D, Loc, Maps);
-    if (!Ok)
-      errorMessage("Call to targetDataBegin failed, abort target.");
-    Ok = Ok && kernelArguments(*D, Loc, Maps, KernelArgs, Privates);
-  }
+  bool Ok = mapEnter(*D, Loc, Maps);
+  if (!Ok)
+    errorMessage("Call to targetDataBegin failed, abort target.");
+  Ok = Ok && kernelArguments(*D, Loc, Maps, KernelArgs, Privates);
   if (!Ok) {
     errorMessage("Failed to process data before launching the kernel.");
     targetConstructFailed(Loc);
@@ -135,24 +132,24 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
     infoMessage(D->Id,
                 "Launching kernel %s with [%u,1,1] blocks and [%u,1,1] threads "
                 "(0: the device chooses)",
-                KernelName, Params.NumTeams, Params.ThreadLimit);
+                Kernel.name(), Params.NumTeams, Params.ThreadLimit);
   {
-    TraceScope Trace("kernel", KernelName);
+    TraceScope Trace("kernel", Kernel.name());
     if (plugin::Status S = D->plugin().launchKernel(
-            Kernel, KernelArgs.data(), static_cast<uint32_t>(KernelArgs.size()),
-            Params, nullptr)) {
+            Kernel.handle(), KernelArgs.data(),
+            static_cast<uint32_t>(KernelArgs.size()), Params, nullptr)) {
       errorMessage("%s", S.message().c_str());
       targetConstructFailed(Loc);
     }
   }
-  {
-    std::lock_guard<std::mutex> Guard(D->MapLock);
-    Ok = mapExit(*D, Loc, Maps);
-    if (Ok && (infoFlags() & InfoDumpTable))
-      D->dumpMappingTable(("after block at " + sourceLocation(Loc)).c_str());
+  Ok = mapExit(*D, Loc, Maps);
+  if (Ok && (infoFlags() & InfoDumpTable)) {
+    LockedMappingTable Table = D->Mappings.lock();
+    D->dumpMappingTable(Table,
+                        ("after block at " + sourceLocation(Loc)).c_str());
   }
   for (void *P : Privates.Pointers)
-    (void)D->plugin().free(P, plugin::AllocKind::Device);
+    (void)D->free(P, plugin::AllocKind::Device);
   if (!Ok)
     targetConstructFailed(Loc);
   return OffloadSuccess;

@@ -51,3 +51,13 @@ void MappingTable::forEach(
   for (const auto &KV : Entries)
     Fn(KV.second);
 }
+
+LookupResult offload::lookupSettled(LockedMappingTable &Table, uintptr_t Begin,
+                                    uint64_t Size, bool ToRemove) {
+  for (;;) {
+    LookupResult R = Table->lookup(Begin, Size);
+    if (!R.Entry || !R.Entry->unsettled(ToRemove))
+      return R;
+    Table.wait();
+  }
+}

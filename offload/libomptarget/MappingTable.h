@@ -11,13 +11,19 @@
 // ordered map keyed by the host start address finds the range containing an
 // address in O(log n) (100,000 live mappings cost ~17 comparisons).
 //
-// The table itself is not synchronised: the device that owns it holds its
-// lock around every sequence of lookups and updates that must be atomic.
+// MappingTable itself is not synchronised; a device keeps it in a
+// Guarded<MappingTable> (LockedMappingTable is its Access). Constructs do
+// not hold that lock while they copy data: an entry a construct creates or
+// removes is marked (MapEntry::State) and other constructs wait for it to
+// settle, and an entry being copied to or from is pinned (MapEntry::Pins)
+// so that nobody removes it meanwhile. See DataMapping.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef OFFLOAD_LIBOMPTARGET_MAPPINGTABLE_H
 #define OFFLOAD_LIBOMPTARGET_MAPPINGTABLE_H
+
+#include "Guarded.h"
 
 #include <cstdint>
 #include <functional>
@@ -34,6 +40,18 @@ struct ShadowPointer {
   uintptr_t HostAddress; ///< where the pointer lives on the host
   uintptr_t HostValue;   ///< its host value
   uintptr_t DeviceValue; ///< the value attached in the device copy
+};
+
+/// Whether an entry may be used by every construct.
+enum class MapState : uint8_t {
+  /// The device copy exists and holds what the mapping rules say.
+  Ready,
+  /// One construct allocated it and is filling it, without the table's
+  /// lock; others wait until it is Ready.
+  Creating,
+  /// One construct is copying it back and will remove it; others wait
+  /// until it is gone.
+  Releasing,
 };
 
 /// One mapped host range and its device copy.
@@ -59,6 +77,10 @@ struct MapEntry {
   const void *Name = nullptr;
   /// Attached pointers inside the range.
   std::vector<ShadowPointer> Shadows;
+  MapState State = MapState::Ready;
+  /// Copies into or out of a Ready entry under way without the table's
+  /// lock (`always` maps, `target update`); a pinned entry is not removed.
+  uint32_t Pins = 0;
 
   uint64_t size() const { return HstEnd - HstBegin; }
   uintptr_t translate(uintptr_t Host) const {
@@ -66,6 +88,11 @@ struct MapEntry {
   }
   bool isReleasable() const {
     return !Permanent && DynRefCount == 0 && HoldRefCount == 0;
+  }
+  /// Whether a construct other than the one that owns the entry's state
+  /// must wait before using it (\p ToRemove: before it may remove it).
+  bool unsettled(bool ToRemove) const {
+    return State != MapState::Ready || (ToRemove && Pins != 0);
   }
 };
 
@@ -99,6 +126,13 @@ public:
 private:
   std::map<uintptr_t, MapEntry> Entries;
 };
+
+using LockedMappingTable = Guarded<MappingTable>::Access;
+
+/// MappingTable::lookup, after waiting (with the lock released) until the
+/// entry it finds, if any, is settled (see MapEntry::unsettled).
+LookupResult lookupSettled(LockedMappingTable &Table, uintptr_t Begin,
+                           uint64_t Size, bool ToRemove);
 
 } // namespace offload
 

@@ -77,7 +77,7 @@ void *allocate(size_t Size, int DeviceNum, plugin::AllocKind Kind,
   Device *D = deviceFor(DeviceNum, Routine);
   if (!D)
     return nullptr;
-  void *Ptr = D->plugin().allocate(Size, Kind);
+  void *Ptr = D->allocate(Size, Kind);
   OFFLOAD_DEBUG("%s(%zu, %d) = %p", Routine, Size, DeviceNum, Ptr);
   return Ptr;
 }
@@ -91,7 +91,7 @@ void release(void *Ptr, int DeviceNum, plugin::AllocKind Kind,
     return;
   }
   if (Device *D = deviceFor(DeviceNum, Routine))
-    if (plugin::Status S = D->plugin().free(Ptr, Kind))
+    if (plugin::Status S = D->free(Ptr, Kind))
       errorMessage("%s: %s", Routine, S.message().c_str());
 }
 
@@ -236,9 +236,10 @@ OFFLOAD_API int omp_target_is_present(const void *Ptr, int DeviceNum) {
   if (Runtime::get().unifiedSharedMemory())
     return 1;
   (void)D->prepare(); // declare target globals become present on load
-  std::lock_guard<std::mutex> Guard(D->MapLock);
-  return D->Table.lookup(reinterpret_cast<uintptr_t>(Ptr), 0).Status ==
-         LookupResult::Contained;
+  LockedMappingTable Table = D->Mappings.lock();
+  return lookupSettled(Table, reinterpret_cast<uintptr_t>(Ptr), 0,
+                       /*ToRemove=*/false)
+             .Status == LookupResult::Contained;
 }
 
 /// Whether device code may dereference the host address \p Ptr directly,
@@ -270,9 +271,9 @@ OFFLOAD_API void *omp_get_mapped_ptr(const void *Ptr, int DeviceNum) {
     return nullptr;
   if (Runtime::get().unifiedSharedMemory())
     return const_cast<void *>(Ptr);
-  std::lock_guard<std::mutex> Guard(D->MapLock);
+  LockedMappingTable Table = D->Mappings.lock();
   uintptr_t Host = reinterpret_cast<uintptr_t>(Ptr);
-  LookupResult R = D->Table.lookup(Host, 0);
+  LookupResult R = lookupSettled(Table, Host, 0, /*ToRemove=*/false);
   if (R.Status != LookupResult::Contained)
     return nullptr;
   return reinterpret_cast<void *>(R.Entry->translate(Host));
@@ -359,10 +360,10 @@ OFFLOAD_API int omp_target_associate_ptr(const void *HostPtr,
   Device *D = deviceFor(DeviceNum, "omp_target_associate_ptr");
   if (!D)
     return EINVAL;
-  std::lock_guard<std::mutex> Guard(D->MapLock);
+  LockedMappingTable Table = D->Mappings.lock();
   uintptr_t Host = reinterpret_cast<uintptr_t>(HostPtr);
   uintptr_t Target = reinterpret_cast<uintptr_t>(DevicePtr) + DeviceOffset;
-  LookupResult R = D->Table.lookup(Host, Size);
+  LookupResult R = lookupSettled(Table, Host, Size, /*ToRemove=*/false);
   if (R.Status == LookupResult::Contained && R.Entry->HstBegin == Host &&
       R.Entry->size() == Size && R.Entry->TgtBegin == Target)
     return 0; // The same association again.
@@ -378,7 +379,7 @@ OFFLOAD_API int omp_target_associate_ptr(const void *HostPtr,
   E.TgtBegin = Target;
   E.Permanent = true;
   E.Associated = true;
-  D->Table.insert(E);
+  Table->insert(E);
   return 0;
 }
 
@@ -389,9 +390,9 @@ OFFLOAD_API int omp_target_disassociate_ptr(const void *HostPtr,
   Device *D = deviceFor(DeviceNum, "omp_target_disassociate_ptr");
   if (!D)
     return EINVAL;
-  std::lock_guard<std::mutex> Guard(D->MapLock);
+  LockedMappingTable Table = D->Mappings.lock();
   uintptr_t Host = reinterpret_cast<uintptr_t>(HostPtr);
-  LookupResult R = D->Table.lookup(Host, 0);
+  LookupResult R = lookupSettled(Table, Host, 0, /*ToRemove=*/true);
   if (R.Status != LookupResult::Contained || !R.Entry->Associated ||
       R.Entry->HstBegin != Host) {
     errorMessage("omp_target_disassociate_ptr: host address 0x%lx was not "
@@ -399,7 +400,8 @@ OFFLOAD_API int omp_target_disassociate_ptr(const void *HostPtr,
                  static_cast<unsigned long>(Host), DeviceNum);
     return EINVAL;
   }
-  D->Table.erase(Host);
+  Table->erase(Host);
+  Table.notifyAll();
   return 0;
 }
 
@@ -427,8 +429,8 @@ OFFLOAD_API void ompx_dump_mapping_tables() {
     Device *D = RT.device(I);
     if (!D)
       continue;
-    std::lock_guard<std::mutex> Guard(D->MapLock);
-    D->dumpMappingTable("table");
+    LockedMappingTable Table = D->Mappings.lock();
+    D->dumpMappingTable(Table, "table");
   }
 }
 

@@ -85,13 +85,22 @@ PluginRecord *Runtime::pluginForImage(const ImageRecord &Image) {
       continue;
     if (!Record->Active) {
       Record->Active = true;
-      Record->NumDevices = Record->Plugin->initialize();
+      int32_t First = NumActiveDevices.load(std::memory_order_relaxed);
+      int32_t Wanted = Record->Plugin->initialize();
+      if (Wanted > static_cast<int32_t>(MaxDevices) - First) {
+        errorMessage("the %s plugin offers %d devices; only %d are used "
+                     "(this runtime handles at most %zu devices)",
+                     Record->Name.c_str(), Wanted,
+                     static_cast<int32_t>(MaxDevices) - First, MaxDevices);
+        Wanted = static_cast<int32_t>(MaxDevices) - First;
+      }
+      Record->NumDevices = Wanted;
       Record->Plugin->setRequiresFlags(requires());
-      Record->FirstDeviceId = static_cast<int32_t>(Devices.size());
+      Record->FirstDeviceId = First;
       for (int32_t I = 0; I < Record->NumDevices; ++I)
-        Devices.push_back(std::make_unique<Device>(
-            static_cast<int32_t>(Devices.size()), *Record, I));
-      NumActiveDevices.store(static_cast<int32_t>(Devices.size()));
+        Devices[First + I] = std::make_unique<Device>(First + I, *Record, I);
+      NumActiveDevices.store(First + Record->NumDevices,
+                             std::memory_order_release);
       OFFLOAD_DEBUG("the %s plugin provides %d device(s)", Record->Name.c_str(),
                     Record->NumDevices);
     }
@@ -151,7 +160,12 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
   // latter runs after every static destructor, plugins' included. From the
   // moment exit starts, images are left to die with the process.
   static bool ExitHookInstalled = [] {
-    atexit([] { Runtime::get().Exiting.store(true); });
+    atexit([] {
+      Runtime &RT = Runtime::get();
+      RT.Exiting.store(true);
+      for (int32_t I = 0, E = RT.NumActiveDevices.load(); I < E; ++I)
+        RT.Devices[I]->reportAllocations();
+    });
     return true;
   }();
   (void)ExitHookInstalled;
@@ -194,8 +208,8 @@ void Runtime::unregisterLibrary(const __tgt_bin_desc *Desc) {
   for (auto It = Libraries.begin(); It != Libraries.end(); ++It) {
     if (It->Desc != Desc)
       continue;
-    for (auto &D : Devices)
-      D->unloadLibrary(*It);
+    for (int32_t I = 0, E = NumActiveDevices.load(); I < E; ++I)
+      Devices[I]->unloadLibrary(*It);
     Libraries.erase(It);
     ++Generation;
     return;
@@ -213,9 +227,8 @@ int32_t Runtime::numDevices() {
 }
 
 Device *Runtime::device(int64_t Id) {
-  if (Id < 0 || Id >= NumActiveDevices.load())
+  if (Id < 0 || Id >= NumActiveDevices.load(std::memory_order_acquire))
     return nullptr;
-  std::lock_guard<std::recursive_mutex> Guard(Lock);
   return Devices[Id].get();
 }
 
@@ -236,36 +249,51 @@ void Runtime::addRequires(int64_t Flags) {
 
 bool Device::prepare() {
   Runtime &RT = Runtime::get();
-  {
-    std::lock_guard<std::mutex> Guard(ImageLock);
-    if (Broken)
-      return false;
-    if (LoadedGeneration == RT.Generation.load() && PluginDevice)
-      return true;
-  }
+  // What every construct asks: lock-free once the device is up to date.
+  if (Broken.load(std::memory_order_acquire))
+    return false;
+  if (PluginDevice.load(std::memory_order_acquire) &&
+      LoadedGeneration.load(std::memory_order_acquire) == RT.Generation.load())
+    return true;
   // Slow path: the registry lock comes first, as in unregisterLibrary.
   std::lock_guard<std::recursive_mutex> RTGuard(RT.Lock);
-  std::lock_guard<std::mutex> Guard(ImageLock);
-  if (!PluginDevice) {
+  LockedImages State = Images.lock();
+  if (Broken.load())
+    return false;
+  if (!PluginDevice.load()) {
     plugin::Status Error;
-    PluginDevice = Plugin.Plugin->getDevice(PluginDeviceId, Error);
-    if (!PluginDevice) {
+    plugin::GenericDevice *Created =
+        Plugin.Plugin->getDevice(PluginDeviceId, Error);
+    if (!Created) {
       errorMessage("device %d (%s plugin): %s", Id, Plugin.Name.c_str(),
                    Error.message().c_str());
-      Broken = true;
+      Broken.store(true);
       return false;
     }
-    PluginDevice->setDeviceNumbering(Id, RT.numDevices());
+    Created->setDeviceNumbering(Id, RT.numDevices());
+    PluginDevice.store(Created, std::memory_order_release);
   }
+  KernelIndex NewKernels;
+  bool Loaded = false;
   for (RegisteredLibrary &Lib : RT.Libraries)
-    if (!Libraries.count(&Lib))
-      loadLibrary(Lib);
-  LoadedGeneration = RT.Generation.load();
-  return !Broken;
+    if (!State->Libraries.count(&Lib)) {
+      loadLibrary(State, Lib, NewKernels);
+      Loaded = true;
+    }
+  if (Loaded && !NewKernels.empty()) {
+    auto Next = std::make_unique<KernelIndex>(*Kernels.read());
+    // A kernel of a later library replaces one with the same host entry.
+    for (auto &[HostId, Record] : NewKernels)
+      (*Next)[HostId] = Record;
+    Kernels.replace(std::move(Next));
+  }
+  LoadedGeneration.store(RT.Generation.load(), std::memory_order_release);
+  return !Broken.load();
 }
 
-void Device::loadLibrary(RegisteredLibrary &Lib) {
-  LoadedLibrary &Loaded = Libraries[&Lib];
+void Device::loadLibrary(LockedImages &State, RegisteredLibrary &Lib,
+                         KernelIndex &NewKernels) {
+  LoadedLibrary &Loaded = State->Libraries[&Lib];
   const ImageRecord *Image = nullptr;
   for (const ImageRecord &Candidate : Lib.Images)
     if (Plugin.Plugin->isImageCompatible(Candidate.Ref)) {
@@ -275,11 +303,15 @@ void Device::loadLibrary(RegisteredLibrary &Lib) {
   if (!Image)
     return; // Nothing for this kind of device in that library.
   TraceScope Trace("load image", Image->Description);
-  if (plugin::Status S = PluginDevice->loadImage(Image->Ref, Loaded.Image)) {
+  plugin::GenericDevice &Dev = plugin();
+  plugin::LoadedImage *PluginImage = nullptr;
+  if (plugin::Status S = Dev.loadImage(Image->Ref, PluginImage)) {
     errorMessage("device %d: %s", Id, S.message().c_str());
-    Broken = true;
+    Broken.store(true);
     return;
   }
+  Loaded.Image = std::make_unique<DeviceImage>();
+  Loaded.Image->Image = PluginImage;
   if (infoFlags() & InfoPluginKernel)
     infoMessage(Id, "Loaded %s with %zu entries", Image->Description.c_str(),
                 Image->Entries.size());
@@ -288,28 +320,27 @@ void Device::loadLibrary(RegisteredLibrary &Lib) {
     switch (E.EntryKind) {
     case OffloadEntry::Kernel: {
       plugin::KernelHandle Handle;
-      if (plugin::Status S =
-              PluginDevice->getKernel(Loaded.Image, E.Name, Handle)) {
+      if (plugin::Status S = Dev.getKernel(PluginImage, E.Name, Handle)) {
         errorMessage("device %d: %s", Id, S.message().c_str());
-        Broken = true;
+        Broken.store(true);
         continue;
       }
-      Kernels[E.Address] = {Handle, E.Name};
-      Loaded.KernelIds.push_back(E.Address);
+      NewKernels[E.Address] = {Handle, E.Name, Loaded.Image.get()};
       break;
     }
     case OffloadEntry::Global:
     case OffloadEntry::LinkGlobal: {
       void *DeviceAddress = nullptr;
-      if (plugin::Status S = PluginDevice->getGlobal(Loaded.Image, E.Name,
-                                                     E.Size, DeviceAddress)) {
+      if (plugin::Status S =
+              Dev.getGlobal(PluginImage, E.Name, E.Size, DeviceAddress)) {
         errorMessage("device %d: %s", Id, S.message().c_str());
-        Broken = true;
+        Broken.store(true);
         continue;
       }
-      std::lock_guard<std::mutex> MapGuard(MapLock);
+      LockedMappingTable Table = Mappings.lock();
       uintptr_t Host = reinterpret_cast<uintptr_t>(E.Address);
-      if (Table.lookup(Host, E.Size).Status != LookupResult::Absent)
+      if (lookupSettled(Table, Host, E.Size, /*ToRemove=*/false).Status !=
+          LookupResult::Absent)
         continue; // The same global registered by another library.
       MapEntry Entry;
       Entry.HstBegin = Entry.HstBase = Host;
@@ -317,7 +348,7 @@ void Device::loadLibrary(RegisteredLibrary &Lib) {
       Entry.TgtBegin = reinterpret_cast<uintptr_t>(DeviceAddress);
       Entry.Permanent = true;
       Entry.Name = nullptr;
-      Table.insert(Entry);
+      Table->insert(Entry);
       Loaded.GlobalHostAddresses.push_back(Host);
       // Under unified shared memory the device refers to the host copy of
       // a link variable directly.
@@ -333,43 +364,83 @@ void Device::loadLibrary(RegisteredLibrary &Lib) {
       break;
     }
   }
-  if (!addImageIndirectCalls(*PluginDevice, Id, Loaded.Image,
-                             Image->Description.c_str(), Image->Entries,
-                             IndirectCalls))
-    Broken = true;
+  if (!addImageIndirectCalls(Dev, Id, PluginImage, Image->Description.c_str(),
+                             Image->Entries, State->IndirectCalls))
+    Broken.store(true);
 }
 
 void Device::unloadLibrary(RegisteredLibrary &Lib) {
-  std::lock_guard<std::mutex> Guard(ImageLock);
-  auto It = Libraries.find(&Lib);
-  if (It == Libraries.end())
+  LockedImages State = Images.lock();
+  auto It = State->Libraries.find(&Lib);
+  if (It == State->Libraries.end())
     return;
-  for (const void *KernelId : It->second.KernelIds)
-    Kernels.erase(KernelId);
+  LoadedLibrary &Loaded = It->second;
   {
-    std::lock_guard<std::mutex> MapGuard(MapLock);
-    for (uintptr_t Host : It->second.GlobalHostAddresses)
-      Table.erase(Host);
+    LockedMappingTable Table = Mappings.lock();
+    for (uintptr_t Host : Loaded.GlobalHostAddresses) {
+      // A `target update` of the global may be copying it.
+      LookupResult R = lookupSettled(Table, Host, 0, /*ToRemove=*/true);
+      if (R.Entry && R.Entry->HstBegin == Host && R.Entry->Permanent)
+        Table->erase(Host);
+    }
+    Table.notifyAll();
   }
-  if (It->second.Image) {
-    removeImageIndirectCalls(*PluginDevice, Id, It->second.Image,
-                             IndirectCalls);
-    (void)PluginDevice->unloadImage(It->second.Image);
+  if (DeviceImage *Image = Loaded.Image.get()) {
+    // New launches stop finding the image's kernels once the index no
+    // longer has them; those already holding one are waited for.
+    auto Next = std::make_unique<KernelIndex>(*Kernels.read());
+    for (auto KernelIt = Next->begin(); KernelIt != Next->end();)
+      KernelIt = KernelIt->second.Image == Image ? Next->erase(KernelIt)
+                                                 : std::next(KernelIt);
+    Kernels.replace(std::move(Next));
+    Image->Launches.waitUntilUnused();
+    removeImageIndirectCalls(plugin(), Id, Image->Image,
+                             State->IndirectCalls);
+    (void)plugin().unloadImage(Image->Image);
   }
-  Libraries.erase(It);
+  State->Libraries.erase(It);
 }
 
-plugin::KernelHandle Device::findKernel(const void *HostId, const char *&Name) {
-  std::lock_guard<std::mutex> Guard(ImageLock);
-  auto It = Kernels.find(HostId);
-  if (It == Kernels.end())
-    return nullptr;
-  Name = It->second.Name;
-  return It->second.Handle;
+KernelLease Device::acquireKernel(const void *HostId) {
+  Snapshot<KernelIndex>::Reader Index = Kernels.read();
+  auto It = Index->find(HostId);
+  if (It == Index->end())
+    return KernelLease();
+  const KernelRecord &K = It->second;
+  return KernelLease(K.Handle, K.Name, K.Image);
 }
 
-void Device::dumpMappingTable(const char *Why) {
-  if (Table.empty()) {
+void *Device::allocate(uint64_t Size, plugin::AllocKind Kind) {
+  void *Ptr = plugin().allocate(Size, Kind);
+  if (Ptr) {
+    LiveAllocations.fetch_add(1, std::memory_order_relaxed);
+    TotalAllocations.fetch_add(1, std::memory_order_relaxed);
+  }
+  return Ptr;
+}
+
+plugin::Status Device::free(void *Ptr, plugin::AllocKind Kind) {
+  plugin::Status S = plugin().free(Ptr, Kind);
+  if (!S && Ptr)
+    LiveAllocations.fetch_sub(1, std::memory_order_relaxed);
+  return S;
+}
+
+void Device::reportAllocations() {
+  static const bool Wanted = [] {
+    const char *Env = getenv("LIBOMPTARGET_ALLOCATION_REPORT");
+    return Env && *Env && std::strcmp(Env, "0") != 0;
+  }();
+  if (!Wanted || !PluginDevice.load())
+    return;
+  int64_t Live = LiveAllocations.load();
+  infoMessage(Id, "%lld device allocation%s outstanding at exit (%llu made)",
+              static_cast<long long>(Live), Live == 1 ? "" : "s",
+              static_cast<unsigned long long>(TotalAllocations.load()));
+}
+
+void Device::dumpMappingTable(LockedMappingTable &Table, const char *Why) {
+  if (Table->empty()) {
     infoMessage(Id, "OpenMP Host-Device pointer mappings table empty");
     return;
   }
@@ -377,7 +448,7 @@ void Device::dumpMappingTable(const char *Why) {
   infoMessage(Id, "OpenMP Host-Device pointer mappings %s:", Why);
   infoMessage(Id, "Host Ptr           Target Ptr         Size (B) DynRefCount "
                   "HoldRefCount Declaration");
-  Table.forEach([&](const MapEntry &E) {
+  Table->forEach([&](const MapEntry &E) {
     infoMessage(Id, "0x%016lx 0x%016lx %-8lu %-11s %-12lu %s at %s",
                 static_cast<unsigned long>(E.HstBegin),
                 static_cast<unsigned long>(E.TgtBegin),
@@ -391,11 +462,11 @@ void Device::dumpMappingTable(const char *Why) {
 const char *Device::uid() {
   if (!prepare())
     return nullptr;
-  std::lock_guard<std::mutex> Guard(ImageLock);
-  if (UID.empty()) {
-    UID = PluginDevice->getUID();
-    if (UID.empty())
-      UID = Plugin.Name + "-" + std::to_string(PluginDeviceId);
+  LockedImages State = Images.lock();
+  if (State->UID.empty()) {
+    State->UID = plugin().getUID();
+    if (State->UID.empty())
+      State->UID = Plugin.Name + "-" + std::to_string(PluginDeviceId);
   }
-  return UID.c_str();
+  return State->UID.c_str();
 }

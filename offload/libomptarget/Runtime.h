@@ -20,7 +20,9 @@
 #include "IndirectCallTable.h"
 #include "MappingTable.h"
 #include "PluginInterface.h"
+#include "Snapshot.h"
 
+#include <array>
 #include <atomic>
 #include <list>
 #include <map>
@@ -55,7 +57,49 @@ struct PluginRecord {
   int32_t NumDevices = 0;
 };
 
+/// One image loaded on a device, and the launches using its kernels.
+struct DeviceImage {
+  plugin::LoadedImage *Image = nullptr;
+  UseCount Launches;
+};
+
+/// A kernel found for a launch. While it lives, its image stays loaded:
+/// unloading the image waits for it.
+class KernelLease {
+public:
+  KernelLease() = default;
+  KernelLease(KernelLease &&Other)
+      : Handle(Other.Handle), Name(Other.Name), Image(Other.Image) {
+    Other.Image = nullptr;
+  }
+  KernelLease &operator=(KernelLease &&) = delete;
+  ~KernelLease() {
+    if (Image)
+      Image->Launches.release();
+  }
+  explicit operator bool() const { return Image != nullptr; }
+  plugin::KernelHandle handle() const { return Handle; }
+  /// The entry name; points into the registered entry table.
+  const char *name() const { return Name; }
+
+private:
+  friend class Device;
+  KernelLease(plugin::KernelHandle Handle, const char *Name,
+              DeviceImage *Image)
+      : Handle(Handle), Name(Name), Image(Image) {
+    Image->Launches.acquire();
+  }
+  plugin::KernelHandle Handle = nullptr;
+  const char *Name = nullptr;
+  DeviceImage *Image = nullptr;
+};
+
 /// libomptarget's view of one device.
+///
+/// Launches take no lock once the device is prepared: prepare() checks
+/// atomics, and acquireKernel() reads a Snapshot of the kernels. What
+/// changes images (loading and unloading libraries) holds the runtime's
+/// registry lock and then the device's Images lock.
 class Device {
 public:
   Device(int32_t Id, PluginRecord &Plugin, int32_t PluginDeviceId)
@@ -68,44 +112,70 @@ public:
   /// Makes the device usable and loads every registered image it has not
   /// loaded yet. Returns false (after printing why) on failure.
   bool prepare();
-  plugin::GenericDevice &plugin() { return *PluginDevice; }
+  /// The plugin's device; only after prepare() returned true.
+  plugin::GenericDevice &plugin() {
+    return *PluginDevice.load(std::memory_order_acquire);
+  }
 
-  /// The kernel registered for the host entry address \p HostId, or null.
-  /// \p Name points into the registered entry table, which outlives the
-  /// kernel handle.
-  plugin::KernelHandle findKernel(const void *HostId, const char *&Name);
+  /// The kernel registered for the host entry address \p HostId; an empty
+  /// lease when there is none.
+  KernelLease acquireKernel(const void *HostId);
 
-  void loadLibrary(RegisteredLibrary &Lib);
+  /// Unloads the device's image of \p Lib, after the launches of its
+  /// kernels that are under way have returned. The caller holds the
+  /// runtime's registry lock.
   void unloadLibrary(RegisteredLibrary &Lib);
 
-  /// Guards Table and every map/unmap sequence.
-  std::mutex MapLock;
-  MappingTable Table;
+  /// Device memory for the runtime's own use (maps, private copies,
+  /// omp_target_alloc): the plugin's allocate and free, counted so that
+  /// LIBOMPTARGET_ALLOCATION_REPORT can tell what was never freed.
+  void *allocate(uint64_t Size, plugin::AllocKind Kind);
+  plugin::Status free(void *Ptr, plugin::AllocKind Kind);
+  /// Prints the count of allocations not freed, when the device was used.
+  void reportAllocations();
 
-  void dumpMappingTable(const char *Why);
+  /// Host ranges mapped on the device (see MappingTable.h).
+  Guarded<MappingTable> Mappings;
+
+  void dumpMappingTable(LockedMappingTable &Table, const char *Why);
 
   /// omp_get_uid_from_device's answer; valid as long as the process.
   const char *uid();
 
 private:
   struct LoadedLibrary {
-    plugin::LoadedImage *Image = nullptr;
-    std::vector<const void *> KernelIds;
+    /// Null when the library has no image for this kind of device.
+    std::unique_ptr<DeviceImage> Image;
     std::vector<uintptr_t> GlobalHostAddresses;
   };
-  std::mutex ImageLock;
-  std::string UID;
-  plugin::GenericDevice *PluginDevice = nullptr;
-  bool Broken = false;
-  uint64_t LoadedGeneration = ~0ull;
-  std::map<const RegisteredLibrary *, LoadedLibrary> Libraries;
-  /// `declare target indirect` pairs of the loaded images.
-  IndirectCallRegistry IndirectCalls;
+  struct ImageState {
+    std::map<const RegisteredLibrary *, LoadedLibrary> Libraries;
+    /// `declare target indirect` pairs of the loaded images.
+    IndirectCallRegistry IndirectCalls;
+    std::string UID;
+  };
+  using LockedImages = Guarded<ImageState>::Access;
   struct KernelRecord {
     plugin::KernelHandle Handle;
     const char *Name;
+    DeviceImage *Image;
   };
-  std::unordered_map<const void *, KernelRecord> Kernels;
+  using KernelIndex = std::unordered_map<const void *, KernelRecord>;
+
+  /// Loads \p Lib's image, adding its kernels to \p NewKernels.
+  void loadLibrary(LockedImages &State, RegisteredLibrary &Lib,
+                   KernelIndex &NewKernels);
+
+  Guarded<ImageState> Images;
+  /// Set once by prepare(); null before.
+  std::atomic<plugin::GenericDevice *> PluginDevice{nullptr};
+  std::atomic<bool> Broken{false};
+  /// The registry generation whose libraries are all loaded.
+  std::atomic<uint64_t> LoadedGeneration{~0ull};
+  /// Replaced (under Images' lock) when a library is loaded or unloaded.
+  Snapshot<KernelIndex> Kernels{std::make_unique<const KernelIndex>()};
+  std::atomic<int64_t> LiveAllocations{0};
+  std::atomic<uint64_t> TotalAllocations{0};
 };
 
 class Runtime {
@@ -116,7 +186,7 @@ public:
   void unregisterLibrary(const __tgt_bin_desc *Desc);
 
   int32_t numDevices();
-  /// Device \p Id, or null when there is no such device.
+  /// Device \p Id, or null when there is no such device. Takes no lock.
   Device *device(int64_t Id);
 
   /// OMP_REQ_* flags from `#pragma omp requires`.
@@ -140,7 +210,11 @@ private:
 
   std::atomic<bool> PluginsLoaded{false};
   std::vector<std::unique_ptr<PluginRecord>> Plugins;
-  std::vector<std::unique_ptr<Device>> Devices;
+  /// More devices than any machine has: the host plugin allows 1,024.
+  static constexpr size_t MaxDevices = 4096;
+  /// Appended to under Lock and read without it: a device never moves, and
+  /// NumActiveDevices is stored (release) after the devices it counts.
+  std::array<std::unique_ptr<Device>, MaxDevices> Devices;
   std::atomic<int32_t> NumActiveDevices{0};
   std::atomic<int64_t> RequiresFlags{0};
 };

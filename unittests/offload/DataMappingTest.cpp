@@ -151,7 +151,8 @@ protected:
   bool exit(Maps M) { return mapExit(*Dev, nullptr, M.list()); }
   bool update(Maps M) { return mapUpdate(*Dev, nullptr, M.list()); }
   MapEntry *entry(void *P) {
-    LookupResult R = Dev->Table.lookup(reinterpret_cast<uintptr_t>(P), 0);
+    LookupResult R =
+        Dev->Mappings.lock()->lookup(reinterpret_cast<uintptr_t>(P), 0);
     return R.Status == LookupResult::Contained ? R.Entry : nullptr;
   }
   int deviceValue(int *P) {

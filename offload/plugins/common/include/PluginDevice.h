@@ -22,6 +22,7 @@
 #ifndef OFFLOAD_PLUGINS_COMMON_PLUGINDEVICE_H
 #define OFFLOAD_PLUGINS_COMMON_PLUGINDEVICE_H
 
+#include "Guarded.h"
 #include "IndirectCallInstall.h"
 #include "PluginInterface.h"
 
@@ -39,8 +40,8 @@ public:
   Status loadImage(const DeviceImageRef &Image, LoadedImage *&Out) final {
     if (Status S = loadDeviceImage(Image, Out))
       return S;
-    std::lock_guard<std::mutex> Guard(ImagesLock);
-    Images.push_back({Out, Image.Description ? Image.Description : ""});
+    Images.lock()->push_back(
+        {Out, Image.Description ? Image.Description : ""});
     return Status::ok();
   }
 
@@ -49,13 +50,14 @@ public:
   /// __tgt_rtl_set_function_ptr_map may remain) and unloads it.
   Status unloadImage(LoadedImage *Image) final {
     {
-      // Once out of the list, no installFunctionPtrMap reaches the image.
-      std::lock_guard<std::mutex> Guard(ImagesLock);
-      Images.erase(std::remove_if(Images.begin(), Images.end(),
-                                  [&](const ImageRecord &Record) {
-                                    return Record.Image == Image;
-                                  }),
-                   Images.end());
+      // Once out of the list, no installFunctionPtrMap reaches the image;
+      // taking the lock also waits for an installation under way in it.
+      ImageList::Access List = Images.lock();
+      List->erase(std::remove_if(List->begin(), List->end(),
+                                 [&](const ImageRecord &Record) {
+                                   return Record.Image == Image;
+                                 }),
+                  List->end());
     }
     releaseIndirectCallTables(*this, Image);
     return unloadDeviceImage(Image);
@@ -65,8 +67,13 @@ public:
                               const void *const *HostAddresses,
                               const void *const *DeviceAddresses,
                               size_t Count) final {
-    return installIndirectCallTable(*this, Image, HostAddresses,
-                                    DeviceAddresses, Count);
+    std::vector<__omp_offloading_fptr_map_ty> Entries(Count);
+    for (size_t I = 0; I < Count; ++I) {
+      Entries[I].host_ptr = reinterpret_cast<intptr_t>(HostAddresses[I]);
+      Entries[I].tgt_ptr = reinterpret_cast<intptr_t>(DeviceAddresses[I]);
+    }
+    ImageList::Access List = Images.lock();
+    return install(List, Image, Entries.data(), Count);
   }
 
   /// Installs \p Count entries (checked with checkFunctionPtrMap) into every
@@ -77,11 +84,10 @@ public:
   Status installFunctionPtrMap(const __omp_offloading_fptr_map_ty *Entries,
                                size_t Count) {
     // Held throughout, so no image is unloaded while its table is written.
-    std::lock_guard<std::mutex> Guard(ImagesLock);
+    ImageList::Access List = Images.lock();
     Status First;
-    for (const ImageRecord &Record : Images) {
-      Status S =
-          installIndirectCallEntries(*this, Record.Image, Entries, Count);
+    for (const ImageRecord &Record : *List) {
+      Status S = install(List, Record.Image, Entries, Count);
       if (S && !First)
         First = Status::error("%s: %s", Record.Description.c_str(),
                               S.message().c_str());
@@ -89,10 +95,7 @@ public:
     return First;
   }
 
-  size_t numLoadedImages() const {
-    std::lock_guard<std::mutex> Guard(ImagesLock);
-    return Images.size();
-  }
+  size_t numLoadedImages() const { return Images.lock()->size(); }
 
 protected:
   /// The plugin's own image loading and unloading (see GenericDevice).
@@ -105,8 +108,20 @@ private:
     LoadedImage *Image;
     std::string Description; ///< for messages
   };
-  mutable std::mutex ImagesLock;
-  std::vector<ImageRecord> Images; ///< in load order
+  using ImageList = Guarded<std::vector<ImageRecord>>;
+
+  /// The one way to a table installation. Installing reads, changes and
+  /// writes the image's device environment; libomptarget
+  /// (setIndirectCallTable) and __tgt_rtl_set_function_ptr_map
+  /// (installFunctionPtrMap) may do it from two threads at once, so it
+  /// requires the image list's lock (\p Held), which both take.
+  Status install(ImageList::Access &Held, LoadedImage *Image,
+                 const __omp_offloading_fptr_map_ty *Entries, size_t Count) {
+    (void)Held;
+    return installIndirectCallEntries(*this, Image, Entries, Count);
+  }
+
+  mutable ImageList Images; ///< in load order
 };
 
 /// A device whose every operation, `nowait` ones included, has completed
