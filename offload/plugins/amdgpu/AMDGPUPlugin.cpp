@@ -21,6 +21,15 @@
 // The runtime is loaded with dlopen (HSARuntime.h): without it, or without
 // a GPU agent, the plugin has zero devices and says why when that matters.
 //
+// Every HSA call is checked; a failure becomes a Status naming the device,
+// the call and hsa_status_string's text. A kernel that faults (a memory
+// violation, a trap) stops the queue: HSA then never signals the dispatch's
+// completion and reports the error only to the queue's error callback. So
+// the device keeps what the callback reported, and every wait (kernels and
+// copies) wakes up regularly to look at it, and at the deadline set by
+// LIBOMPTARGET_KERNEL_TIMEOUT_MS (gpu/KernelTimeout.h), instead of waiting
+// forever.
+//
 //===----------------------------------------------------------------------===//
 
 #include "HSARuntime.h"
@@ -28,8 +37,10 @@
 #include "PluginDevice.h"
 #include "PluginEntryPoints.h"
 #include "PluginInterface.h"
+#include "gpu/AllocationReport.h"
 #include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
+#include "gpu/KernelTimeout.h"
 
 #include <atomic>
 #include <cstring>
@@ -72,24 +83,39 @@ struct PoolSearch {
   uint32_t WantedFlag;
   hsa_amd_memory_pool_t Found{};
   bool Ok = false;
+  /// The query that failed and stopped the search, if one did.
+  const char *FailedCall = nullptr;
 };
 
 hsa_status_t findPool(hsa_amd_memory_pool_t Pool, void *Data) {
   auto *Search = static_cast<PoolSearch *>(Data);
+  auto Query = [&](int Attribute, void *Value, const char *Call) {
+    hsa_status_t S =
+        Search->API->hsa_amd_memory_pool_get_info(Pool, Attribute, Value);
+    if (S)
+      Search->FailedCall = Call;
+    return S;
+  };
   int Segment = -1;
   uint32_t Flags = 0;
   bool Allowed = false;
-  if (Search->API->hsa_amd_memory_pool_get_info(
-          Pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &Segment) ||
-      Segment != HSA_AMD_SEGMENT_GLOBAL)
+  // A failed query ends the iteration with its status (HSA passes it on).
+  if (hsa_status_t S =
+          Query(HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &Segment,
+                "hsa_amd_memory_pool_get_info(SEGMENT)"))
+    return S;
+  if (Segment != HSA_AMD_SEGMENT_GLOBAL)
     return HSA_STATUS_SUCCESS;
-  if (Search->API->hsa_amd_memory_pool_get_info(
-          Pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &Allowed) ||
-      !Allowed)
+  if (hsa_status_t S =
+          Query(HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &Allowed,
+                "hsa_amd_memory_pool_get_info(RUNTIME_ALLOC_ALLOWED)"))
+    return S;
+  if (!Allowed)
     return HSA_STATUS_SUCCESS;
-  if (Search->API->hsa_amd_memory_pool_get_info(
-          Pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &Flags) ||
-      !(Flags & Search->WantedFlag))
+  if (hsa_status_t S = Query(HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &Flags,
+                             "hsa_amd_memory_pool_get_info(GLOBAL_FLAGS)"))
+    return S;
+  if (!(Flags & Search->WantedFlag))
     return HSA_STATUS_SUCCESS;
   Search->Found = Pool;
   Search->Ok = true;
@@ -103,24 +129,47 @@ public:
         Agent(Runtime.gpuAgents()[size_t(Id)]) {}
 
   ~AMDGPUDevice() override {
+    // A device is destroyed only when its initialize() failed (the plugin
+    // object lives until the process ends), and that failure is what the
+    // user hears about: an error of this cleanup has nowhere to go.
     if (Queue)
-      API.hsa_queue_destroy(Queue);
+      (void)API.hsa_queue_destroy(Queue);
   }
 
   Status initialize() {
+    if (!Timeout.Error.empty())
+      return Status::error("%s: %s", deviceText().c_str(),
+                           Timeout.Error.c_str());
     char AgentName[64] = {0};
-    API.hsa_agent_get_info(Agent, HSA_AGENT_INFO_NAME, AgentName);
+    if (hsa_status_t S =
+            API.hsa_agent_get_info(Agent, HSA_AGENT_INFO_NAME, AgentName))
+      return failure("hsa_agent_get_info(NAME)", S);
     Name = AgentName;
-    API.hsa_agent_get_info(Agent, HSA_AGENT_INFO_WORKGROUP_MAX_SIZE,
-                           &MaxWorkgroupSize);
-    API.hsa_agent_get_info(Agent, HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT,
-                           &ComputeUnits);
-    API.hsa_agent_get_info(Agent, HSA_AGENT_INFO_WAVEFRONT_SIZE,
-                           &WavefrontSize);
+    struct {
+      int Attribute;
+      uint32_t *Value;
+      const char *Call;
+    } const Attributes[] = {
+        {HSA_AGENT_INFO_WORKGROUP_MAX_SIZE, &MaxWorkgroupSize,
+         "hsa_agent_get_info(WORKGROUP_MAX_SIZE)"},
+        {HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &ComputeUnits,
+         "hsa_agent_get_info(COMPUTE_UNIT_COUNT)"},
+        {HSA_AGENT_INFO_WAVEFRONT_SIZE, &WavefrontSize,
+         "hsa_agent_get_info(WAVEFRONT_SIZE)"},
+    };
+    for (const auto &A : Attributes)
+      if (hsa_status_t S = API.hsa_agent_get_info(Agent, A.Attribute, A.Value))
+        return failure(A.Call, S);
+    // Signal waits take their timeout in ticks of the system timestamp.
+    if (hsa_status_t S = API.hsa_system_get_info(
+            HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &TimestampFrequency))
+      return failure("hsa_system_get_info(TIMESTAMP_FREQUENCY)", S);
+    if (TimestampFrequency == 0)
+      TimestampFrequency = 1000000000;
     if (Runtime.cpuAgents().empty())
-      return Status::error("AMDGPU device %d (%s): HSA reports no CPU agent "
-                           "to allocate host memory from",
-                           Id, Name.c_str());
+      return Status::error("%s: HSA reports no CPU agent to allocate host "
+                           "memory from",
+                           deviceText().c_str());
     HostAgent = Runtime.cpuAgents().front();
     if (Status S = pool(Agent, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED,
                         DevicePool, "device memory"))
@@ -132,12 +181,14 @@ public:
                         KernargPool, "kernel arguments"))
       return S;
     uint32_t QueueSize = 0;
-    API.hsa_agent_get_info(Agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &QueueSize);
+    if (hsa_status_t S = API.hsa_agent_get_info(
+            Agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &QueueSize))
+      return failure("hsa_agent_get_info(QUEUE_MAX_SIZE)", S);
     if (QueueSize == 0 || QueueSize > 4096)
       QueueSize = 4096;
     if (hsa_status_t S = API.hsa_queue_create(
-            Agent, QueueSize, HSA_QUEUE_TYPE_MULTIPLE, nullptr, nullptr,
-            UINT32_MAX, UINT32_MAX, &Queue))
+            Agent, QueueSize, HSA_QUEUE_TYPE_MULTIPLE, queueErrorCallback,
+            this, UINT32_MAX, UINT32_MAX, &Queue))
       return failure("hsa_queue_create", S);
     return Status::ok();
   }
@@ -146,31 +197,35 @@ public:
                          LoadedImage *&Out) override {
     auto Loaded = std::make_unique<AMDGPUImage>();
     Loaded->Description = Image.Description;
-    auto Fail = [&](const char *What, hsa_status_t S) {
-      return Status::error("AMDGPU device %d (%s) cannot load %s: %s failed: "
-                           "%s",
-                           Id, Name.c_str(), Image.Description, What,
-                           Runtime.statusString(S).c_str());
+    auto Fail = [&](const char *Call, hsa_status_t S, const char *Hint) {
+      return Status::error("%s cannot load %s: %s failed: %s%s",
+                           deviceText().c_str(), Image.Description, Call,
+                           Runtime.statusString(S).c_str(), Hint);
     };
+    // On a failed load, the cleanup's own errors are not reported: the
+    // load's error says what went wrong, and the half-built executable is
+    // never used.
     if (hsa_status_t S = API.hsa_code_object_reader_create_from_memory(
             Image.Start, Image.Size, &Loaded->Reader))
-      return Fail("reading the code object", S);
+      return Fail("hsa_code_object_reader_create_from_memory", S, "");
     if (hsa_status_t S = API.hsa_executable_create_alt(
             HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, "",
             &Loaded->Executable)) {
-      API.hsa_code_object_reader_destroy(Loaded->Reader);
-      return Fail("creating an executable", S);
+      (void)API.hsa_code_object_reader_destroy(Loaded->Reader);
+      return Fail("hsa_executable_create_alt", S, "");
     }
+    const char *Call = "hsa_executable_load_agent_code_object";
     hsa_status_t S = API.hsa_executable_load_agent_code_object(
         Loaded->Executable, Agent, Loaded->Reader, "", nullptr);
-    if (!S)
+    if (!S) {
+      Call = "hsa_executable_freeze";
       S = API.hsa_executable_freeze(Loaded->Executable, "");
+    }
     if (S) {
-      API.hsa_executable_destroy(Loaded->Executable);
-      API.hsa_code_object_reader_destroy(Loaded->Reader);
-      return Fail("loading the code object for this GPU (is the image built "
-                  "for its gfx target?)",
-                  S);
+      (void)API.hsa_executable_destroy(Loaded->Executable);
+      (void)API.hsa_code_object_reader_destroy(Loaded->Reader);
+      return Fail(Call, S,
+                  " (is the image built for this GPU's gfx target?)");
     }
     LoadedImage *Raw = Loaded.release();
     if (Status St = writeDeviceEnvironment(Raw)) {
@@ -183,10 +238,14 @@ public:
 
   Status unloadDeviceImage(LoadedImage *Image) override {
     auto *Loaded = static_cast<AMDGPUImage *>(Image);
+    std::string For = "for " + Loaded->Description;
     hsa_status_t S = API.hsa_executable_destroy(Loaded->Executable);
-    API.hsa_code_object_reader_destroy(Loaded->Reader);
+    hsa_status_t R = API.hsa_code_object_reader_destroy(Loaded->Reader);
     delete Loaded;
-    return S ? failure("hsa_executable_destroy", S) : Status::ok();
+    if (S)
+      return failure("hsa_executable_destroy", S, For);
+    return R ? failure("hsa_code_object_reader_destroy", R, For)
+             : Status::ok();
   }
 
   Status getKernel(LoadedImage *Image, const char *KernelName,
@@ -199,25 +258,43 @@ public:
     hsa_executable_symbol_t Symbol;
     if (hsa_status_t S = API.hsa_executable_get_symbol_by_name(
             Loaded->Executable, Descriptor.c_str(), &Agent, &Symbol))
-      return Status::error("kernel '%s' not found in %s: %s", KernelName,
+      return Status::error("%s: kernel '%s' not found in %s: "
+                           "hsa_executable_get_symbol_by_name failed: %s",
+                           deviceText().c_str(), KernelName,
                            Loaded->Description.c_str(),
                            Runtime.statusString(S).c_str());
-    API.hsa_executable_symbol_get_info(Symbol,
-                                       HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-                                       &Kernel->KernelObject);
-    API.hsa_executable_symbol_get_info(
-        Symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
-        &Kernel->KernargSize);
-    API.hsa_executable_symbol_get_info(
-        Symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-        &Kernel->GroupSize);
-    API.hsa_executable_symbol_get_info(
-        Symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
-        &Kernel->PrivateSize);
+    struct {
+      int Attribute;
+      void *Value;
+      const char *Call;
+    } const Queries[] = {
+        {HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &Kernel->KernelObject,
+         "hsa_executable_symbol_get_info(KERNEL_OBJECT)"},
+        {HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
+         &Kernel->KernargSize,
+         "hsa_executable_symbol_get_info(KERNEL_KERNARG_SEGMENT_SIZE)"},
+        {HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
+         &Kernel->GroupSize,
+         "hsa_executable_symbol_get_info(KERNEL_GROUP_SEGMENT_SIZE)"},
+        {HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
+         &Kernel->PrivateSize,
+         "hsa_executable_symbol_get_info(KERNEL_PRIVATE_SEGMENT_SIZE)"},
+    };
+    for (const auto &Q : Queries)
+      if (hsa_status_t S =
+              API.hsa_executable_symbol_get_info(Symbol, Q.Attribute, Q.Value))
+        return failure(Q.Call, S, "for kernel '" + Kernel->Name + "'");
+    // The kernel environment says how the compiler expects it to run; an
+    // image without one (not OpenMP) is launched with the defaults.
     void *EnvAddress = nullptr;
     std::string EnvName = std::string(KernelName) + "_kernel_environment";
-    if (!getGlobal(Image, EnvName.c_str(), sizeof(KernelEnvironmentLayout),
-                   EnvAddress)) {
+    bool Absent = false;
+    Status Found = findGlobal(Image, EnvName.c_str(),
+                              sizeof(KernelEnvironmentLayout), EnvAddress,
+                              Absent);
+    if (Found && !Absent)
+      return Found;
+    if (!Found) {
       KernelEnvironmentLayout Env;
       if (Status S = dataRetrieve(&Env, EnvAddress, sizeof(Env), nullptr))
         return S;
@@ -231,24 +308,43 @@ public:
 
   Status getGlobal(LoadedImage *Image, const char *GlobalName, uint64_t Size,
                    void *&DeviceAddress) override {
+    bool Absent = false;
+    return findGlobal(Image, GlobalName, Size, DeviceAddress, Absent);
+  }
+
+  /// getGlobal that also tells an image without the global (\p Absent: no
+  /// such symbol, or one of another size) from a failing runtime.
+  Status findGlobal(LoadedImage *Image, const char *GlobalName, uint64_t Size,
+                    void *&DeviceAddress, bool &Absent) {
     auto *Loaded = static_cast<AMDGPUImage *>(Image);
     hsa_executable_symbol_t Symbol;
     if (hsa_status_t S = API.hsa_executable_get_symbol_by_name(
-            Loaded->Executable, GlobalName, &Agent, &Symbol))
-      return Status::error("global '%s' not found in %s: %s", GlobalName,
+            Loaded->Executable, GlobalName, &Agent, &Symbol)) {
+      Absent = S == HSA_STATUS_ERROR_INVALID_SYMBOL_NAME;
+      return Status::error("%s: global '%s' not found in %s: "
+                           "hsa_executable_get_symbol_by_name failed: %s",
+                           deviceText().c_str(), GlobalName,
                            Loaded->Description.c_str(),
                            Runtime.statusString(S).c_str());
+    }
     uint64_t Address = 0;
     uint32_t Bytes = 0;
-    API.hsa_executable_symbol_get_info(
-        Symbol, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &Address);
-    API.hsa_executable_symbol_get_info(
-        Symbol, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE, &Bytes);
-    if (Size && Bytes != Size)
-      return Status::error("global '%s' in %s has %u bytes on the device but "
-                           "%llu on the host",
-                           GlobalName, Loaded->Description.c_str(), Bytes,
+    std::string For = std::string("for global '") + GlobalName + "'";
+    if (hsa_status_t S = API.hsa_executable_symbol_get_info(
+            Symbol, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &Address))
+      return failure("hsa_executable_symbol_get_info(VARIABLE_ADDRESS)", S,
+                     For);
+    if (hsa_status_t S = API.hsa_executable_symbol_get_info(
+            Symbol, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE, &Bytes))
+      return failure("hsa_executable_symbol_get_info(VARIABLE_SIZE)", S, For);
+    if (Size && Bytes != Size) {
+      Absent = true;
+      return Status::error("%s: global '%s' in %s has %u bytes on the device "
+                           "but %llu on the host",
+                           deviceText().c_str(), GlobalName,
+                           Loaded->Description.c_str(), Bytes,
                            static_cast<unsigned long long>(Size));
+    }
     DeviceAddress = reinterpret_cast<void *>(Address);
     return Status::ok();
   }
@@ -256,18 +352,10 @@ public:
   void *allocate(uint64_t Size, AllocKind Kind) override {
     if (Size == 0)
       return nullptr;
-    void *Ptr = nullptr;
-    if (Kind == AllocKind::Device)
-      return API.hsa_amd_memory_pool_allocate(DevicePool, Size, 0, &Ptr)
-                 ? nullptr
-                 : Ptr;
-    // Host and shared memory: fine-grained host memory the GPU may access.
-    if (API.hsa_amd_memory_pool_allocate(HostPool, Size, 0, &Ptr))
-      return nullptr;
-    if (API.hsa_amd_agents_allow_access(1, &Agent, nullptr, Ptr)) {
-      API.hsa_amd_memory_pool_free(Ptr);
-      return nullptr;
-    }
+    Status Error;
+    void *Ptr = allocateOrExplain(Size, Kind, Error);
+    if (!Ptr)
+      reportAllocationFailure(Error);
     return Ptr;
   }
 
@@ -279,16 +367,22 @@ public:
 
   Status dataSubmit(void *DevicePtr, const void *HostPtr, int64_t Size,
                     __tgt_async_info *) override {
-    return throughStaging(Size, [&](void *Staging) -> Status {
+    std::string What = "copying " + std::to_string(Size) +
+                       " bytes to the device";
+    return throughStaging(Size, What, [&](void *Staging, bool &Abandoned) {
       std::memcpy(Staging, HostPtr, size_t(Size));
-      return copy(DevicePtr, Agent, Staging, HostAgent, size_t(Size));
+      return copy(DevicePtr, Agent, Staging, HostAgent, size_t(Size), What,
+                  Abandoned);
     });
   }
 
   Status dataRetrieve(void *HostPtr, const void *DevicePtr, int64_t Size,
                       __tgt_async_info *) override {
-    return throughStaging(Size, [&](void *Staging) -> Status {
-      if (Status S = copy(Staging, HostAgent, DevicePtr, Agent, size_t(Size)))
+    std::string What = "copying " + std::to_string(Size) +
+                       " bytes from the device";
+    return throughStaging(Size, What, [&](void *Staging, bool &Abandoned) {
+      if (Status S = copy(Staging, HostAgent, DevicePtr, Agent, size_t(Size),
+                          What, Abandoned))
         return S;
       std::memcpy(HostPtr, Staging, size_t(Size));
       return Status::ok();
@@ -299,22 +393,28 @@ public:
                       void *DstDevicePtr, int64_t Size,
                       __tgt_async_info *) override {
     auto &Other = static_cast<AMDGPUDevice &>(Dst);
-    return copy(DstDevicePtr, Other.Agent, SrcDevicePtr, Agent, size_t(Size));
+    bool Abandoned = false;
+    return copy(DstDevicePtr, Other.Agent, SrcDevicePtr, Agent, size_t(Size),
+                "copying " + std::to_string(Size) + " bytes to " +
+                    Other.deviceText(),
+                Abandoned);
   }
 
   Status dataFill(void *DevicePtr, int Value, int64_t Size,
                   __tgt_async_info *) override {
     uint8_t Byte = uint8_t(Value);
+    std::string What = "filling " + std::to_string(Size) + " bytes";
     if (reinterpret_cast<uintptr_t>(DevicePtr) % 4 == 0 && Size % 4 == 0) {
       uint32_t Word = 0x01010101u * Byte;
       if (hsa_status_t S =
               API.hsa_amd_memory_fill(DevicePtr, Word, size_t(Size) / 4))
-        return failure("hsa_amd_memory_fill", S);
+        return failure("hsa_amd_memory_fill", S, What);
       return Status::ok();
     }
-    return throughStaging(Size, [&](void *Staging) -> Status {
+    return throughStaging(Size, What, [&](void *Staging, bool &Abandoned) {
       std::memset(Staging, Byte, size_t(Size));
-      return copy(DevicePtr, Agent, Staging, HostAgent, size_t(Size));
+      return copy(DevicePtr, Agent, Staging, HostAgent, size_t(Size), What,
+                  Abandoned);
     });
   }
 
@@ -336,35 +436,63 @@ public:
     Request.Tripcount = Params.Tripcount;
     Grid TheGrid = chooseGrid(Kernel->Config, Request, Limits);
 
-    // Memory the launch needs until it completes.
+    // The queue stops for good at a kernel's fault: say so rather than
+    // queue work that will never run.
+    if (hsa_status_t Failed = QueueError.load())
+      return Status::error("%s: cannot launch kernel '%s': the HSA queue "
+                           "stopped earlier, after kernel '%s': %s",
+                           deviceText().c_str(), Kernel->Name.c_str(),
+                           lastKernel().c_str(),
+                           Runtime.statusString(Failed).c_str());
+
+    // Memory the launch needs until it completes. When the launch is given
+    // up (a queue error, the timeout) the kernel may still be using it, so
+    // it is then left allocated.
     struct Scoped {
       AMDGPUDevice &Self;
       std::vector<void *> Allocations;
       hsa_signal_t Signal{};
-      ~Scoped() {
+      /// Frees everything; the first failure is returned.
+      Status release() {
+        Status First;
         for (void *Ptr : Allocations)
-          Self.API.hsa_amd_memory_pool_free(Ptr);
+          if (hsa_status_t S = Self.API.hsa_amd_memory_pool_free(Ptr))
+            if (!First)
+              First = Self.failure("hsa_amd_memory_pool_free", S,
+                                   "releasing a kernel's arguments");
+        Allocations.clear();
         if (Signal.handle)
-          Self.API.hsa_signal_destroy(Signal);
+          if (hsa_status_t S = Self.API.hsa_signal_destroy(Signal))
+            if (!First)
+              First = Self.failure("hsa_signal_destroy", S);
+        Signal.handle = 0;
+        return First;
       }
+      void abandon() {
+        Allocations.clear();
+        Signal.handle = 0;
+      }
+      // On an early return the launch never started; its own error is
+      // the one to report.
+      ~Scoped() { (void)release(); }
     } Resources{*this, {}, {}};
 
+    std::string ForKernel = "for kernel '" + Kernel->Name + "'";
     LaunchEnvironmentLayout Env{};
     if (uint64_t Bytes = reductionBufferBytes(Kernel->Config)) {
-      void *Buffer = allocate(Bytes, AllocKind::Device);
+      Status Error;
+      void *Buffer = allocateOrExplain(Bytes, AllocKind::Device, Error);
       if (!Buffer)
-        return Status::error("AMDGPU device %d: cannot allocate the %llu-byte "
-                             "teams-reduction buffer of kernel '%s'",
-                             Id, static_cast<unsigned long long>(Bytes),
-                             Kernel->Name.c_str());
+        return Status::error("%s (the teams-reduction buffer %s)",
+                             Error.message().c_str(), ForKernel.c_str());
       Resources.Allocations.push_back(Buffer);
       Env.ReductionBuffer = reinterpret_cast<uint64_t>(Buffer);
     }
-    void *LaunchEnv = allocate(sizeof(Env), AllocKind::Device);
+    Status Error;
+    void *LaunchEnv = allocateOrExplain(sizeof(Env), AllocKind::Device, Error);
     if (!LaunchEnv)
-      return Status::error("AMDGPU device %d: cannot allocate the launch "
-                           "environment of kernel '%s'",
-                           Id, Kernel->Name.c_str());
+      return Status::error("%s (the launch environment %s)",
+                           Error.message().c_str(), ForKernel.c_str());
     Resources.Allocations.push_back(LaunchEnv);
     if (Status S = dataSubmit(LaunchEnv, &Env, sizeof(Env), nullptr))
       return S;
@@ -378,9 +506,13 @@ public:
     void *Kernargs = nullptr;
     if (hsa_status_t S = API.hsa_amd_memory_pool_allocate(
             KernargPool, KernargBytes, 0, &Kernargs))
-      return failure("allocating kernel arguments", S);
+      return failure("hsa_amd_memory_pool_allocate", S,
+                     "allocating the arguments " + ForKernel);
     Resources.Allocations.push_back(Kernargs);
-    API.hsa_amd_agents_allow_access(1, &Agent, nullptr, Kernargs);
+    if (hsa_status_t S =
+            API.hsa_amd_agents_allow_access(1, &Agent, nullptr, Kernargs))
+      return failure("hsa_amd_agents_allow_access", S,
+                     "for the arguments " + ForKernel);
     std::memset(Kernargs, 0, KernargBytes);
     auto *Words = static_cast<uint64_t *>(Kernargs);
     Words[0] = reinterpret_cast<uint64_t>(LaunchEnv);
@@ -396,14 +528,28 @@ public:
 
     if (hsa_status_t S =
             API.hsa_signal_create(1, 0, nullptr, &Resources.Signal))
-      return failure("hsa_signal_create", S);
+      return failure("hsa_signal_create", S,
+                     "for the completion of kernel '" + Kernel->Name + "'");
 
+    std::string What = "kernel '" + Kernel->Name + "'";
+    WaitDeadline Deadline(Timeout);
     {
       std::lock_guard<std::mutex> Guard(QueueLock);
+      setLastKernel(Kernel->Name);
       uint64_t Index = API.hsa_queue_add_write_index_relaxed(Queue, 1);
+      // The queue is full: wait for the GPU to consume a packet, unless it
+      // has stopped.
       while (Index - API.hsa_queue_load_read_index_scacquire(Queue) >=
-             Queue->size)
-        ; // the queue is full: wait for the GPU to consume a packet
+             Queue->size) {
+        if (Status S = queueStopped(What, /*AboutKernel=*/true)) {
+          Resources.abandon();
+          return S;
+        }
+        if (Deadline.passed()) {
+          Resources.abandon();
+          return timeoutError("queueing " + What);
+        }
+      }
       auto *Packet =
           static_cast<hsa_kernel_dispatch_packet_t *>(Queue->base_address) +
           (Index % Queue->size);
@@ -436,11 +582,12 @@ public:
       API.hsa_signal_store_screlease(Queue->doorbell_signal,
                                      hsa_signal_value_t(Index));
     }
-    while (API.hsa_signal_wait_scacquire(Resources.Signal,
-                                         HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
-                                         HSA_WAIT_STATE_BLOCKED) != 0)
-      ;
-    return Status::ok();
+    if (Status S = waitForCompletion(Resources.Signal, What,
+                                     /*AboutKernel=*/true, Deadline)) {
+      Resources.abandon();
+      return S;
+    }
+    return Resources.release();
   }
 
   bool supportsUnifiedMemory() const override { return false; }
@@ -451,62 +598,193 @@ public:
   }
 
 private:
-  Status failure(const char *What, hsa_status_t S) const {
-    return Status::error("AMDGPU device %d (%s): %s failed: %s", Id,
-                         Name.c_str(), What, Runtime.statusString(S).c_str());
+  /// "AMDGPU device 0 (gfx90a)"; only the number until initialize() has
+  /// the agent's name.
+  std::string deviceText() const {
+    std::string Text = "AMDGPU device " + std::to_string(Id);
+    if (!Name.empty())
+      Text += " (" + Name + ")";
+    return Text;
+  }
+
+  /// "<device>: <Call> failed[ <Context>]: <hsa_status_string's text>".
+  Status failure(const char *Call, hsa_status_t S,
+                 const std::string &Context = std::string()) const {
+    return Status::error("%s: %s failed%s%s: %s", deviceText().c_str(), Call,
+                         Context.empty() ? "" : " ", Context.c_str(),
+                         Runtime.statusString(S).c_str());
+  }
+
+  /// Called by HSA, on a thread of its own, when the queue stops on an
+  /// error: a kernel's memory fault, trap or illegal instruction, or a bad
+  /// packet. The first error is kept for the waits to report.
+  static void queueErrorCallback(hsa_status_t Status, hsa_queue_t *,
+                                 void *Data) {
+    auto *Self = static_cast<AMDGPUDevice *>(Data);
+    hsa_status_t Expected = HSA_STATUS_SUCCESS;
+    Self->QueueError.compare_exchange_strong(Expected, Status);
+  }
+
+  void setLastKernel(const std::string &Kernel) {
+    std::lock_guard<std::mutex> Guard(LastKernelLock);
+    LastKernel = Kernel;
+  }
+  std::string lastKernel() const {
+    std::lock_guard<std::mutex> Guard(LastKernelLock);
+    return LastKernel;
+  }
+
+  /// The error of a wait for \p What when the queue has stopped: about the
+  /// kernel being waited for (\p AboutKernel), or about other work (a
+  /// copy) that the stopped device will not finish either.
+  Status queueStopped(const std::string &What, bool AboutKernel) const {
+    hsa_status_t Failed = QueueError.load();
+    if (!Failed)
+      return Status::ok();
+    if (AboutKernel)
+      return Status::error("%s: %s failed: the HSA queue reported %s",
+                           deviceText().c_str(), What.c_str(),
+                           Runtime.statusString(Failed).c_str());
+    return Status::error("%s: %s failed: the HSA queue stopped after kernel "
+                         "'%s': %s",
+                         deviceText().c_str(), What.c_str(),
+                         lastKernel().c_str(),
+                         Runtime.statusString(Failed).c_str());
+  }
+
+  Status timeoutError(const std::string &What) const {
+    return Status::error(
+        "%s: %s did not complete within %llu ms (%s): it is still running "
+        "or hung; giving up",
+        deviceText().c_str(), What.c_str(),
+        static_cast<unsigned long long>(Timeout.Milliseconds),
+        KernelTimeoutVariable);
+  }
+
+  /// Waits until \p Signal drops below 1 (the completion of \p What), the
+  /// queue stops, or \p Deadline passes.
+  Status waitForCompletion(hsa_signal_t Signal, const std::string &What,
+                           bool AboutKernel, const WaitDeadline &Deadline) {
+    // Blocking waits of at most 10 ms: a change of the signal ends a wait
+    // at once, and between them the queue's state and the deadline are
+    // looked at, so neither is noticed more than 10 ms late.
+    uint64_t Slice = TimestampFrequency / 100;
+    for (;;) {
+      if (API.hsa_signal_wait_scacquire(Signal, HSA_SIGNAL_CONDITION_LT, 1,
+                                        Slice, HSA_WAIT_STATE_BLOCKED) < 1)
+        return Status::ok();
+      if (Status S = queueStopped(What, AboutKernel))
+        return S;
+      if (Deadline.passed())
+        return timeoutError(What);
+    }
+  }
+
+  /// allocate() with the reason for a failure in \p Error.
+  void *allocateOrExplain(uint64_t Size, AllocKind Kind, Status &Error) {
+    std::string For = "for " + std::to_string(Size) + " bytes";
+    void *Ptr = nullptr;
+    if (Kind == AllocKind::Device) {
+      if (hsa_status_t S =
+              API.hsa_amd_memory_pool_allocate(DevicePool, Size, 0, &Ptr)) {
+        Error = failure("hsa_amd_memory_pool_allocate", S,
+                        For + " of device memory");
+        return nullptr;
+      }
+      return Ptr;
+    }
+    // Host and shared memory: fine-grained host memory the GPU may access.
+    if (hsa_status_t S =
+            API.hsa_amd_memory_pool_allocate(HostPool, Size, 0, &Ptr)) {
+      Error = failure("hsa_amd_memory_pool_allocate", S,
+                      For + " of host memory");
+      return nullptr;
+    }
+    if (hsa_status_t S = API.hsa_amd_agents_allow_access(1, &Agent, nullptr,
+                                                         Ptr)) {
+      Error =
+          failure("hsa_amd_agents_allow_access", S, For + " of host memory");
+      if (hsa_status_t F = API.hsa_amd_memory_pool_free(Ptr))
+        Error = Status::error("%s (and hsa_amd_memory_pool_free failed too: "
+                              "%s)",
+                              Error.message().c_str(),
+                              Runtime.statusString(F).c_str());
+      return nullptr;
+    }
+    return Ptr;
   }
 
   Status pool(hsa_agent_t Owner, uint32_t Flag, hsa_amd_memory_pool_t &Out,
               const char *What) {
     PoolSearch Search{&API, Flag};
-    API.hsa_amd_agent_iterate_memory_pools(Owner, findPool, &Search);
+    hsa_status_t S =
+        API.hsa_amd_agent_iterate_memory_pools(Owner, findPool, &Search);
+    if (S && S != HSA_STATUS_INFO_BREAK)
+      return failure(Search.FailedCall ? Search.FailedCall
+                                       : "hsa_amd_agent_iterate_memory_pools",
+                     S, std::string("looking for the pool of ") + What);
     if (!Search.Ok)
-      return Status::error("AMDGPU device %d (%s): HSA offers no memory pool "
-                           "for %s",
-                           Id, Name.c_str(), What);
+      return Status::error("%s: HSA offers no memory pool for %s",
+                           deviceText().c_str(), What);
     Out = Search.Found;
     return Status::ok();
   }
 
-  /// Copies with the agents' DMA engines and waits for completion.
+  /// Copies with the agents' DMA engines and waits for completion. When the
+  /// wait is given up, \p Abandoned is set: the copy may still run, so its
+  /// buffers must stay allocated.
   Status copy(void *Dst, hsa_agent_t DstAgent, const void *Src,
-              hsa_agent_t SrcAgent, size_t Size) {
+              hsa_agent_t SrcAgent, size_t Size, const std::string &What,
+              bool &Abandoned) {
     if (Size == 0)
       return Status::ok();
     hsa_signal_t Signal;
     if (hsa_status_t S = API.hsa_signal_create(1, 0, nullptr, &Signal))
-      return failure("hsa_signal_create", S);
-    hsa_status_t S = API.hsa_amd_memory_async_copy(Dst, DstAgent, Src, SrcAgent,
-                                                   Size, 0, nullptr, Signal);
-    if (!S)
-      while (API.hsa_signal_wait_scacquire(Signal, HSA_SIGNAL_CONDITION_LT, 1,
-                                           UINT64_MAX,
-                                           HSA_WAIT_STATE_BLOCKED) != 0)
-        ;
-    API.hsa_signal_destroy(Signal);
-    return S ? failure("hsa_amd_memory_async_copy", S) : Status::ok();
+      return failure("hsa_signal_create", S, What);
+    Status Result;
+    if (hsa_status_t S = API.hsa_amd_memory_async_copy(
+            Dst, DstAgent, Src, SrcAgent, Size, 0, nullptr, Signal))
+      Result = failure("hsa_amd_memory_async_copy", S, What);
+    else if ((Result = waitForCompletion(Signal, What, /*AboutKernel=*/false,
+                                         WaitDeadline(Timeout)))) {
+      Abandoned = true;
+      return Result;
+    }
+    if (hsa_status_t S = API.hsa_signal_destroy(Signal))
+      if (!Result)
+        Result = failure("hsa_signal_destroy", S, What);
+    return Result;
   }
 
   /// Runs \p Body with a pinned host buffer of \p Size bytes the GPU can
   /// reach (user memory may be pageable).
-  template <typename Fn> Status throughStaging(int64_t Size, Fn Body) {
+  template <typename Fn>
+  Status throughStaging(int64_t Size, const std::string &What, Fn Body) {
     if (Size <= 0)
       return Status::ok();
-    void *Staging = allocate(uint64_t(Size), AllocKind::Host);
+    Status Error;
+    void *Staging = allocateOrExplain(uint64_t(Size), AllocKind::Host, Error);
     if (!Staging)
-      return Status::error("AMDGPU device %d: cannot allocate %lld bytes of "
-                           "pinned host memory for a copy",
-                           Id, static_cast<long long>(Size));
-    Status Result = Body(Staging);
-    API.hsa_amd_memory_pool_free(Staging);
+      return Status::error("%s (a staging buffer for %s)",
+                           Error.message().c_str(), What.c_str());
+    bool Abandoned = false;
+    Status Result = Body(Staging, Abandoned);
+    if (Abandoned)
+      return Result;
+    if (hsa_status_t S = API.hsa_amd_memory_pool_free(Staging))
+      if (!Result)
+        Result = failure("hsa_amd_memory_pool_free", S,
+                         "releasing the staging buffer for " + What);
     return Result;
   }
 
   Status writeDeviceEnvironment(LoadedImage *Image) {
     void *Address = nullptr;
-    if (getGlobal(Image, DeviceEnvironmentSymbol,
-                  sizeof(DeviceEnvironmentLayout), Address))
-      return Status::ok(); // not linked with our device runtime
+    bool Absent = false;
+    if (Status S = findGlobal(Image, DeviceEnvironmentSymbol,
+                              sizeof(DeviceEnvironmentLayout), Address,
+                              Absent))
+      return Absent ? Status::ok() : S; // Absent: not our device runtime
     DeviceEnvironmentLayout Env{};
     Env.NumDevices = uint32_t(NumDevices);
     Env.DeviceNum = uint32_t(Id);
@@ -526,6 +804,13 @@ private:
   uint32_t WavefrontSize = 0;
   hsa_amd_memory_pool_t DevicePool{}, HostPool{}, KernargPool{};
   hsa_queue_t *Queue = nullptr;
+  /// What queueErrorCallback reported; success while the queue runs.
+  std::atomic<hsa_status_t> QueueError{HSA_STATUS_SUCCESS};
+  /// The kernel last written to the queue, for errors about it.
+  std::string LastKernel;
+  mutable std::mutex LastKernelLock;
+  uint64_t TimestampFrequency = 0;
+  const KernelTimeout Timeout = kernelTimeoutFromEnvironment();
   std::mutex Lock, QueueLock;
   std::vector<std::unique_ptr<AMDGPUKernel>> Kernels;
 };

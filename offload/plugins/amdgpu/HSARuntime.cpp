@@ -37,21 +37,33 @@ std::unique_ptr<HSARuntime> HSARuntime::load(const std::string &Path) {
     return Runtime;
   }
   Runtime->Initialized = true;
+  struct Listing {
+    HSARuntime *Self;
+    bool TypeQueryFailed = false;
+  } List{Runtime.get()};
   auto Collect = [](hsa_agent_t Agent, void *Data) -> hsa_status_t {
-    auto *Self = static_cast<HSARuntime *>(Data);
+    auto *L = static_cast<Listing *>(Data);
     int Type = -1;
-    if (Self->API.hsa_agent_get_info(Agent, HSA_AGENT_INFO_DEVICE, &Type))
-      return HSA_STATUS_SUCCESS;
+    // An agent whose type cannot be read stops the listing: a runtime that
+    // fails so early is not one to run kernels on.
+    if (hsa_status_t Status = L->Self->API.hsa_agent_get_info(
+            Agent, HSA_AGENT_INFO_DEVICE, &Type)) {
+      L->TypeQueryFailed = true;
+      return Status;
+    }
     if (Type == HSA_DEVICE_TYPE_GPU)
-      Self->GPUAgents.push_back(Agent);
+      L->Self->GPUAgents.push_back(Agent);
     else if (Type == HSA_DEVICE_TYPE_CPU)
-      Self->CPUAgents.push_back(Agent);
+      L->Self->CPUAgents.push_back(Agent);
     return HSA_STATUS_SUCCESS;
   };
-  if (hsa_status_t Status = API.hsa_iterate_agents(Collect, Runtime.get())) {
+  if (hsa_status_t Status = API.hsa_iterate_agents(Collect, &List)) {
     Runtime->GPUAgents.clear();
-    Runtime->Reason = "the HSA runtime '" + Path +
-                      "' cannot list agents: " + Runtime->statusString(Status);
+    Runtime->Reason = "the HSA runtime '" + Path + "' cannot list agents: " +
+                      (List.TypeQueryFailed
+                           ? "hsa_agent_get_info(DEVICE) returned "
+                           : "hsa_iterate_agents returned ") +
+                      Runtime->statusString(Status);
     return Runtime;
   }
   if (Runtime->GPUAgents.empty())

@@ -91,9 +91,12 @@ enum : hsa_status_t {
   HSA_STATUS_SUCCESS = 0x0,
   HSA_STATUS_INFO_BREAK = 0x1,
   HSA_STATUS_ERROR = 0x1000,
+  HSA_STATUS_ERROR_INVALID_SYMBOL_NAME = 0x1013,
 };
 
 enum : int {
+  // hsa_system_info_t
+  HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY = 3,
   // hsa_agent_info_t
   HSA_AGENT_INFO_NAME = 0,
   HSA_AGENT_INFO_WAVEFRONT_SIZE = 6,
@@ -151,6 +154,7 @@ typedef void (*hsa_queue_callback_t)(hsa_status_t, hsa_queue_t *, void *);
   F(hsa_init, hsa_status_t, ())                                                \
   F(hsa_shut_down, hsa_status_t, ())                                           \
   F(hsa_status_string, hsa_status_t, (hsa_status_t, const char **))            \
+  F(hsa_system_get_info, hsa_status_t, (int, void *))                          \
   F(hsa_iterate_agents, hsa_status_t, (hsa_agent_callback_t, void *))          \
   F(hsa_agent_get_info, hsa_status_t, (hsa_agent_t, int, void *))              \
   F(hsa_amd_agent_iterate_memory_pools, hsa_status_t,                          \

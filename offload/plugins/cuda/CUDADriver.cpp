@@ -30,14 +30,20 @@ std::unique_ptr<CUDADriver> CUDADriver::load(const std::string &Path) {
   if (CUresult Result = API.cuInit(0)) {
     Driver->Reason = "the CUDA driver '" + Path +
                      "' failed to initialize: cuInit returned " +
-                     Driver->errorName(Result);
+                     Driver->describe(Result);
     return Driver;
   }
-  API.cuDriverGetVersion(&Driver->Version);
+  if (CUresult Result = API.cuDriverGetVersion(&Driver->Version)) {
+    Driver->Reason = "the CUDA driver '" + Path +
+                     "' cannot tell its version: cuDriverGetVersion returned " +
+                     Driver->describe(Result);
+    return Driver;
+  }
   int Count = 0;
   if (CUresult Result = API.cuDeviceGetCount(&Count)) {
     Driver->Reason = "the CUDA driver '" + Path +
-                     "' cannot count devices: " + Driver->errorName(Result);
+                     "' cannot count devices: cuDeviceGetCount returned " +
+                     Driver->describe(Result);
     return Driver;
   }
   if (Count <= 0) {
@@ -81,15 +87,54 @@ std::string CUDADriver::errorName(CUresult Result) const {
     case CUDA_ERROR_NO_BINARY_FOR_GPU:
       Name = "CUDA_ERROR_NO_BINARY_FOR_GPU";
       break;
+    case CUDA_ERROR_INVALID_PTX:
+      Name = "CUDA_ERROR_INVALID_PTX";
+      break;
     case CUDA_ERROR_NOT_FOUND:
       Name = "CUDA_ERROR_NOT_FOUND";
       break;
+    case CUDA_ERROR_NOT_READY:
+      Name = "CUDA_ERROR_NOT_READY";
+      break;
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+      Name = "CUDA_ERROR_ILLEGAL_ADDRESS";
+      break;
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+      Name = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+      break;
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+      Name = "CUDA_ERROR_LAUNCH_TIMEOUT";
+      break;
+    case CUDA_ERROR_ASSERT:
+      Name = "CUDA_ERROR_ASSERT";
+      break;
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+      Name = "CUDA_ERROR_ILLEGAL_INSTRUCTION";
+      break;
     case CUDA_ERROR_LAUNCH_FAILED:
       Name = "CUDA_ERROR_LAUNCH_FAILED";
+      break;
+    case CUDA_ERROR_NOT_SUPPORTED:
+      Name = "CUDA_ERROR_NOT_SUPPORTED";
+      break;
+    case CUDA_ERROR_UNKNOWN:
+      Name = "CUDA_ERROR_UNKNOWN";
       break;
     default:
       return "CUDA error " + std::to_string(Result);
     }
   }
   return std::string(Name) + " (" + std::to_string(Result) + ")";
+}
+
+std::string CUDADriver::describe(CUresult Result) const {
+  std::string Text = errorName(Result);
+  // The description is optional: the stub library and old drivers refuse
+  // it, and the name alone still identifies the error.
+  const char *Description = nullptr;
+  if (API.cuGetErrorString &&
+      API.cuGetErrorString(Result, &Description) == CUDA_SUCCESS &&
+      Description && *Description)
+    Text += std::string(": ") + Description;
+  return Text;
 }

@@ -50,9 +50,17 @@ enum : CUresult {
   CUDA_ERROR_NO_DEVICE = 100,
   CUDA_ERROR_INVALID_IMAGE = 200,
   CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+  CUDA_ERROR_INVALID_PTX = 218,
   CUDA_ERROR_NOT_FOUND = 500,
   CUDA_ERROR_NOT_READY = 600,
+  CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+  CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+  CUDA_ERROR_ASSERT = 710,
+  CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
   CUDA_ERROR_LAUNCH_FAILED = 719,
+  CUDA_ERROR_NOT_SUPPORTED = 801,
+  CUDA_ERROR_UNKNOWN = 999,
 };
 
 /// CUdevice_attribute values.
@@ -85,6 +93,7 @@ enum : unsigned {
   F(cuInit, "cuInit", (unsigned))                                              \
   F(cuDriverGetVersion, "cuDriverGetVersion", (int *))                         \
   F(cuGetErrorName, "cuGetErrorName", (CUresult, const char **))               \
+  F(cuGetErrorString, "cuGetErrorString", (CUresult, const char **))           \
   F(cuDeviceGetCount, "cuDeviceGetCount", (int *))                             \
   F(cuDeviceGet, "cuDeviceGet", (CUdevice *, int))                             \
   F(cuDeviceGetName, "cuDeviceGetName", (char *, int, CUdevice))               \
@@ -152,6 +161,11 @@ public:
   /// "CUDA_ERROR_OUT_OF_MEMORY (2)": the driver's name for \p Result when it
   /// has one, else a built-in name, else the number.
   std::string errorName(CUresult Result) const;
+
+  /// errorName followed by the driver's own description when it has one:
+  /// "CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access was
+  /// encountered". What plugin errors quote.
+  std::string describe(CUresult Result) const;
 
 private:
   CUDADriver() = default;

@@ -16,6 +16,13 @@
 // The driver is loaded with dlopen (CUDADriver.h): without it, or without a
 // device, the plugin has zero devices and says why when that matters.
 //
+// Every driver call is checked. A failure becomes a Status that names the
+// device, the call and the driver's name and description of the error; a
+// fault inside a kernel (a trap, an illegal address) surfaces only when its
+// stream is waited for, so each stream remembers the kernels queued since
+// its last wait and the error names them. LIBOMPTARGET_KERNEL_TIMEOUT_MS
+// (gpu/KernelTimeout.h) bounds those waits.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CUDADriver.h"
@@ -23,13 +30,18 @@
 #include "PluginDevice.h"
 #include "PluginEntryPoints.h"
 #include "PluginInterface.h"
+#include "gpu/AllocationReport.h"
 #include "gpu/DeviceLimits.h"
 #include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
+#include "gpu/KernelTimeout.h"
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace offload::plugin;
@@ -60,6 +72,11 @@ struct StreamRecord {
   std::vector<CUdeviceptr> DeferredFrees;
   /// Sources of queued host-to-device copies of launch environments.
   std::vector<std::unique_ptr<LaunchEnvironmentLayout>> HostCopies;
+  /// The kernels queued since the stream was last waited for. The driver
+  /// reports a fault of one of them only at that wait (or at any later
+  /// call), so this is what an error can name.
+  std::string LastKernel;
+  unsigned KernelsSinceWait = 0;
 };
 
 class CUDADevice final : public PluginDevice {
@@ -68,21 +85,55 @@ public:
       : Driver(Driver), API(Driver.api()), Id(Id), NumDevices(NumDevices) {}
 
   ~CUDADevice() override {
+    // A device is destroyed only when its initialize() failed (the plugin
+    // object lives until the process ends), and that failure is what the
+    // user hears about: errors of this cleanup have nowhere to go.
     if (!Context)
       return;
-    API.cuCtxSetCurrent(Context);
+    (void)API.cuCtxSetCurrent(Context);
     for (StreamRecord *Record : FreeStreams) {
-      API.cuStreamDestroy(Record->Stream);
+      (void)API.cuStreamDestroy(Record->Stream);
       delete Record;
     }
     if (OwnStream.Stream)
-      API.cuStreamDestroy(OwnStream.Stream);
-    API.cuDevicePrimaryCtxRelease(Device);
+      (void)API.cuStreamDestroy(OwnStream.Stream);
+    (void)API.cuDevicePrimaryCtxRelease(Device);
   }
 
   Status initialize() {
+    if (!Timeout.Error.empty())
+      return Status::error("%s: %s", deviceText().c_str(),
+                           Timeout.Error.c_str());
     if (CUresult R = API.cuDeviceGet(&Device, Id))
       return failure("cuDeviceGet", R);
+    // The name and compute capability first, so that every later error
+    // names the device fully.
+    char NameBuffer[256] = {0};
+    if (CUresult R =
+            API.cuDeviceGetName(NameBuffer, sizeof(NameBuffer) - 1, Device))
+      return failure("cuDeviceGetName", R);
+    struct {
+      int *Value;
+      int Attribute;
+      const char *Call;
+    } const Attributes[] = {
+        {&Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+         "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)"},
+        {&Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+         "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)"},
+        {&Multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+         "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)"},
+        {&MaxThreadsPerBlock, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+         "cuDeviceGetAttribute(MAX_THREADS_PER_BLOCK)"},
+        {&MaxGridX, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+         "cuDeviceGetAttribute(MAX_GRID_DIM_X)"},
+        {&ClockKHz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
+         "cuDeviceGetAttribute(CLOCK_RATE)"},
+    };
+    for (const auto &A : Attributes)
+      if (CUresult R = API.cuDeviceGetAttribute(A.Value, A.Attribute, Device))
+        return failure(A.Call, R);
+    Name = NameBuffer;
     if (CUresult R = API.cuDevicePrimaryCtxRetain(&Context, Device))
       return failure("cuDevicePrimaryCtxRetain", R);
     if (Status S = makeCurrent())
@@ -92,20 +143,6 @@ public:
     if (CUresult R =
             API.cuStreamCreate(&OwnStream.Stream, CU_STREAM_NON_BLOCKING))
       return failure("cuStreamCreate", R);
-    char NameBuffer[256] = {0};
-    API.cuDeviceGetName(NameBuffer, sizeof(NameBuffer) - 1, Device);
-    Name = NameBuffer;
-    API.cuDeviceGetAttribute(
-        &Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Device);
-    API.cuDeviceGetAttribute(
-        &Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Device);
-    API.cuDeviceGetAttribute(&Multiprocessors,
-                             CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Device);
-    API.cuDeviceGetAttribute(&MaxThreadsPerBlock,
-                             CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, Device);
-    API.cuDeviceGetAttribute(&MaxGridX, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
-                             Device);
-    API.cuDeviceGetAttribute(&ClockKHz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, Device);
     return Status::ok();
   }
 
@@ -119,14 +156,17 @@ public:
     Loaded->Description = Image.Description;
     if (CUresult R = API.cuModuleLoadDataEx(&Loaded->Module, Image.Start, 0,
                                             nullptr, nullptr))
-      return Status::error("CUDA device %d (%s, sm_%d%d) cannot load %s: %s%s",
-                           Id, Name.c_str(), Major, Minor, Image.Description,
-                           Driver.errorName(R).c_str(),
+      return Status::error("%s cannot load %s: cuModuleLoadDataEx failed: "
+                           "%s%s",
+                           deviceText().c_str(), Image.Description,
+                           Driver.describe(R).c_str(),
                            R == CUDA_ERROR_NO_BINARY_FOR_GPU
                                ? "; rebuild with --offload-arch for this device"
                                : "");
     if (Status S = writeDeviceEnvironment(*Loaded)) {
-      API.cuModuleUnload(Loaded->Module);
+      if (CUresult R = API.cuModuleUnload(Loaded->Module))
+        return Status::error("%s (and cuModuleUnload failed too: %s)",
+                             S.message().c_str(), Driver.describe(R).c_str());
       return S;
     }
     Out = Loaded.release();
@@ -138,8 +178,10 @@ public:
     if (Status S = makeCurrent())
       return S;
     CUresult R = API.cuModuleUnload(Loaded->Module);
+    std::string Description = Loaded->Description;
     delete Loaded;
-    return R ? failure("cuModuleUnload", R) : Status::ok();
+    return R ? failure("cuModuleUnload", R, "for " + Description)
+             : Status::ok();
   }
 
   Status getKernel(LoadedImage *Image, const char *KernelName,
@@ -151,28 +193,39 @@ public:
     Kernel->Name = KernelName;
     if (CUresult R = API.cuModuleGetFunction(&Kernel->Function, Loaded->Module,
                                              KernelName))
-      return Status::error("kernel '%s' not found in %s: %s", KernelName,
+      return Status::error("%s: kernel '%s' not found in %s: "
+                           "cuModuleGetFunction failed: %s",
+                           deviceText().c_str(), KernelName,
                            Loaded->Description.c_str(),
-                           Driver.errorName(R).c_str());
+                           Driver.describe(R).c_str());
     // The kernel environment says how the compiler expects it to run; an
     // image without one (not OpenMP) is launched with the defaults.
     std::string EnvName = std::string(KernelName) + "_kernel_environment";
     CUdeviceptr EnvAddress = 0;
     size_t EnvSize = 0;
-    if (API.cuModuleGetGlobal(&EnvAddress, &EnvSize, Loaded->Module,
-                              EnvName.c_str()) == CUDA_SUCCESS &&
-        EnvSize >= sizeof(KernelEnvironmentLayout)) {
+    CUresult Found = API.cuModuleGetGlobal(&EnvAddress, &EnvSize,
+                                           Loaded->Module, EnvName.c_str());
+    if (Found != CUDA_SUCCESS && Found != CUDA_ERROR_NOT_FOUND)
+      return failure("cuModuleGetGlobal", Found,
+                     "looking up '" + EnvName + "'");
+    if (Found == CUDA_SUCCESS && EnvSize >= sizeof(KernelEnvironmentLayout)) {
       KernelEnvironmentLayout Env;
-      if (CUresult R = API.cuMemcpyDtoHAsync(&Env, EnvAddress, sizeof(Env),
-                                             OwnStream.Stream))
-        return failure("reading the kernel environment of a kernel", R);
-      if (CUresult R = API.cuStreamSynchronize(OwnStream.Stream))
-        return failure("reading the kernel environment of a kernel", R);
+      std::string What =
+          "reading the kernel environment of kernel '" + Kernel->Name + "'";
+      if (Status S = onStream(nullptr, "cuMemcpyDtoHAsync", What.c_str(),
+                              [&](CUstream Stream) {
+                                return API.cuMemcpyDtoHAsync(
+                                    &Env, EnvAddress, sizeof(Env), Stream);
+                              }))
+        return S;
       Kernel->Config = Env.Configuration;
     }
     int MaxThreads = 0;
-    API.cuFuncGetAttribute(&MaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                           Kernel->Function);
+    if (CUresult R = API.cuFuncGetAttribute(
+            &MaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+            Kernel->Function))
+      return failure("cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)", R,
+                     "for kernel '" + Kernel->Name + "'");
     Kernel->MaxThreads = MaxThreads > 0 ? uint32_t(MaxThreads) : 0;
     std::lock_guard<std::mutex> Guard(Lock);
     Kernels.push_back(std::move(Kernel));
@@ -189,9 +242,11 @@ public:
     size_t Bytes = 0;
     if (CUresult R =
             API.cuModuleGetGlobal(&Address, &Bytes, Loaded->Module, GlobalName))
-      return Status::error("global '%s' not found in %s: %s", GlobalName,
+      return Status::error("%s: global '%s' not found in %s: "
+                           "cuModuleGetGlobal failed: %s",
+                           deviceText().c_str(), GlobalName,
                            Loaded->Description.c_str(),
-                           Driver.errorName(R).c_str());
+                           Driver.describe(R).c_str());
     if (Size && Bytes != Size)
       return Status::error("global '%s' in %s has %zu bytes on the device "
                            "but %llu on the host",
@@ -202,54 +257,75 @@ public:
   }
 
   void *allocate(uint64_t Size, AllocKind Kind) override {
-    if (makeCurrent() || Size == 0)
+    if (Size == 0)
       return nullptr;
+    if (Status S = makeCurrent()) {
+      reportAllocationFailure(S);
+      return nullptr;
+    }
+    const char *Call = "cuMemAlloc";
+    void *Ptr = nullptr;
+    CUresult R = CUDA_SUCCESS;
     switch (Kind) {
     case AllocKind::Device: {
-      CUdeviceptr Ptr = 0;
-      return API.cuMemAlloc(&Ptr, Size) ? nullptr
-                                        : reinterpret_cast<void *>(Ptr);
+      CUdeviceptr Address = 0;
+      R = API.cuMemAlloc(&Address, Size);
+      Ptr = reinterpret_cast<void *>(Address);
+      break;
     }
-    case AllocKind::Host: {
+    case AllocKind::Host:
       // Pinned host memory: the device reads it directly, and copies from
       // it run at full speed.
-      void *Ptr = nullptr;
-      return API.cuMemAllocHost(&Ptr, Size) ? nullptr : Ptr;
-    }
+      Call = "cuMemAllocHost";
+      R = API.cuMemAllocHost(&Ptr, Size);
+      break;
     case AllocKind::Shared: {
-      CUdeviceptr Ptr = 0;
-      return API.cuMemAllocManaged(&Ptr, Size, CU_MEM_ATTACH_GLOBAL)
-                 ? nullptr
-                 : reinterpret_cast<void *>(Ptr);
+      Call = "cuMemAllocManaged";
+      CUdeviceptr Address = 0;
+      R = API.cuMemAllocManaged(&Address, Size, CU_MEM_ATTACH_GLOBAL);
+      Ptr = reinterpret_cast<void *>(Address);
+      break;
     }
     }
+    if (R == CUDA_SUCCESS)
+      return Ptr;
+    reportAllocationFailure(failure(
+        Call, R, "for " + std::to_string(Size) + " bytes"));
     return nullptr;
   }
 
   Status free(void *Ptr, AllocKind Kind) override {
     if (Status S = makeCurrent())
       return S;
-    CUresult R = Kind == AllocKind::Host
-                     ? API.cuMemFreeHost(Ptr)
-                     : API.cuMemFree(reinterpret_cast<CUdeviceptr>(Ptr));
-    return R ? failure("freeing device memory", R) : Status::ok();
+    bool Host = Kind == AllocKind::Host;
+    CUresult R = Host ? API.cuMemFreeHost(Ptr)
+                      : API.cuMemFree(reinterpret_cast<CUdeviceptr>(Ptr));
+    return R ? failure(Host ? "cuMemFreeHost" : "cuMemFree", R)
+             : Status::ok();
   }
 
   Status dataSubmit(void *DevicePtr, const void *HostPtr, int64_t Size,
                     __tgt_async_info *Async) override {
-    return onStream(Async, "copy to the device", [&](CUstream Stream) {
-      return API.cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(DevicePtr),
-                                   HostPtr, size_t(Size), Stream);
-    });
+    std::string What = "copying " + std::to_string(Size) +
+                       " bytes to the device";
+    return onStream(Async, "cuMemcpyHtoDAsync", What.c_str(),
+                    [&](CUstream Stream) {
+                      return API.cuMemcpyHtoDAsync(
+                          reinterpret_cast<CUdeviceptr>(DevicePtr), HostPtr,
+                          size_t(Size), Stream);
+                    });
   }
 
   Status dataRetrieve(void *HostPtr, const void *DevicePtr, int64_t Size,
                       __tgt_async_info *Async) override {
-    return onStream(Async, "copy from the device", [&](CUstream Stream) {
-      return API.cuMemcpyDtoHAsync(HostPtr,
-                                   reinterpret_cast<CUdeviceptr>(DevicePtr),
-                                   size_t(Size), Stream);
-    });
+    std::string What = "copying " + std::to_string(Size) +
+                       " bytes from the device";
+    return onStream(Async, "cuMemcpyDtoHAsync", What.c_str(),
+                    [&](CUstream Stream) {
+                      return API.cuMemcpyDtoHAsync(
+                          HostPtr, reinterpret_cast<CUdeviceptr>(DevicePtr),
+                          size_t(Size), Stream);
+                    });
   }
 
   Status dataExchange(const void *SrcDevicePtr, GenericDevice &Dst,
@@ -258,21 +334,30 @@ public:
     auto &Other = static_cast<CUDADevice &>(Dst);
     CUdeviceptr Src = reinterpret_cast<CUdeviceptr>(SrcDevicePtr);
     CUdeviceptr To = reinterpret_cast<CUdeviceptr>(DstDevicePtr);
-    return onStream(Async, "device-to-device copy", [&](CUstream Stream) {
-      if (&Other == this)
-        return API.cuMemcpyDtoDAsync(To, Src, size_t(Size), Stream);
-      return API.cuMemcpyPeerAsync(To, Other.context(), Src, Context,
-                                   size_t(Size), Stream);
-    });
+    bool Same = &Other == this;
+    std::string What = "copying " + std::to_string(Size) +
+                       " bytes to " + Other.deviceText();
+    return onStream(Async, Same ? "cuMemcpyDtoDAsync" : "cuMemcpyPeerAsync",
+                    What.c_str(), [&](CUstream Stream) {
+                      if (Same)
+                        return API.cuMemcpyDtoDAsync(To, Src, size_t(Size),
+                                                     Stream);
+                      return API.cuMemcpyPeerAsync(To, Other.context(), Src,
+                                                   Context, size_t(Size),
+                                                   Stream);
+                    });
   }
 
   Status dataFill(void *DevicePtr, int Value, int64_t Size,
                   __tgt_async_info *Async) override {
-    return onStream(Async, "memory fill", [&](CUstream Stream) {
-      return API.cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(DevicePtr),
-                                 static_cast<unsigned char>(Value),
-                                 size_t(Size), Stream);
-    });
+    std::string What = "filling " + std::to_string(Size) + " bytes";
+    return onStream(Async, "cuMemsetD8Async", What.c_str(),
+                    [&](CUstream Stream) {
+                      return API.cuMemsetD8Async(
+                          reinterpret_cast<CUdeviceptr>(DevicePtr),
+                          static_cast<unsigned char>(Value), size_t(Size),
+                          Stream);
+                    });
   }
 
   Status launchKernel(KernelHandle Handle, void **Args, uint32_t NumArgs,
@@ -308,16 +393,20 @@ public:
 
     // The launch environment (and the teams-reduction buffer) live until
     // the stream is waited for.
+    std::string ForKernel = "for kernel '" + Kernel->Name + "'";
     CUdeviceptr LaunchEnv = 0;
     if (CUresult R =
             API.cuMemAlloc(&LaunchEnv, sizeof(LaunchEnvironmentLayout)))
-      return failure("allocating the launch environment", R);
+      return failure("cuMemAlloc", R,
+                     "allocating the launch environment " + ForKernel);
     Record->DeferredFrees.push_back(LaunchEnv);
     LaunchEnvironmentLayout Env{};
     if (uint64_t Bytes = reductionBufferBytes(Kernel->Config)) {
       CUdeviceptr Buffer = 0;
       if (CUresult R = API.cuMemAlloc(&Buffer, Bytes))
-        return failure("allocating the teams-reduction buffer", R);
+        return failure("cuMemAlloc", R,
+                       "allocating the " + std::to_string(Bytes) +
+                           "-byte teams-reduction buffer " + ForKernel);
       Record->DeferredFrees.push_back(Buffer);
       Env.ReductionBuffer = Buffer;
     }
@@ -328,7 +417,8 @@ public:
     LaunchEnvironmentLayout *EnvCopy = Record->HostCopies.back().get();
     if (CUresult R = API.cuMemcpyHtoDAsync(LaunchEnv, EnvCopy, sizeof(*EnvCopy),
                                            Record->Stream))
-      return failure("writing the launch environment", R);
+      return failure("cuMemcpyHtoDAsync", R,
+                     "writing the launch environment " + ForKernel);
 
     std::vector<void *> Values(NumArgs + 1);
     std::vector<void *> Pointers(NumArgs + 1);
@@ -340,22 +430,26 @@ public:
     if (CUresult R = API.cuLaunchKernel(
             Kernel->Function, TheGrid.Blocks, 1, 1, TheGrid.ThreadsPerBlock, 1,
             1, Params.DynCGroupMem, Record->Stream, Pointers.data(), nullptr))
-      return Status::error("CUDA device %d: launching kernel '%s' with %u "
-                           "blocks of %u threads failed: %s",
-                           Id, Kernel->Name.c_str(), TheGrid.Blocks,
-                           TheGrid.ThreadsPerBlock,
-                           Driver.errorName(R).c_str());
+      return Status::error("%s: launching kernel '%s' with %u blocks of %u "
+                           "threads failed: cuLaunchKernel returned %s",
+                           deviceText().c_str(), Kernel->Name.c_str(),
+                           TheGrid.Blocks, TheGrid.ThreadsPerBlock,
+                           Driver.describe(R).c_str());
+    Record->LastKernel = Kernel->Name;
+    ++Record->KernelsSinceWait;
     if (!Async)
-      return waitAndRecycle(Record, "kernel '" + Kernel->Name + "'");
+      return waitAndRecycle(Record, "running kernel '" + Kernel->Name + "'");
     return Status::ok();
   }
 
   Status synchronize(__tgt_async_info *Async) override {
     if (!Async || !Async->Queue)
       return Status::ok();
+    if (Status S = makeCurrent())
+      return S;
     auto *Record = static_cast<StreamRecord *>(Async->Queue);
     Async->Queue = nullptr;
-    return waitAndRecycle(Record, "asynchronous work");
+    return waitAndRecycle(Record, "waiting for asynchronous work");
   }
 
   Status queryAsync(__tgt_async_info *Async, bool &Done) override {
@@ -371,7 +465,8 @@ public:
       return Status::ok();
     }
     if (R)
-      return failure("cuStreamQuery", R);
+      return streamError(*Record, "querying asynchronous work",
+                         "cuStreamQuery", R);
     return synchronize(Async);
   }
 
@@ -400,7 +495,7 @@ public:
       return S;
     CUstream Stream = nullptr;
     if (CUresult R = API.cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING))
-      return failure("cuStreamCreate (for an interop object)", R);
+      return failure("cuStreamCreate", R, "for an interop object");
     Sync = Stream;
     return Status::ok();
   }
@@ -408,14 +503,14 @@ public:
     if (Status S = makeCurrent())
       return S;
     if (CUresult R = API.cuStreamSynchronize(static_cast<CUstream>(Sync)))
-      return failure("cuStreamSynchronize (an interop object's stream)", R);
+      return failure("cuStreamSynchronize", R, "of an interop object's stream");
     return Status::ok();
   }
   Status destroyInteropSync(void *Sync) override {
     if (Status S = waitInteropSync(Sync))
       return S;
     if (CUresult R = API.cuStreamDestroy(static_cast<CUstream>(Sync)))
-      return failure("cuStreamDestroy (an interop object's stream)", R);
+      return failure("cuStreamDestroy", R, "of an interop object's stream");
     return Status::ok();
   }
 
@@ -428,9 +523,40 @@ public:
   }
 
 private:
-  Status failure(const char *What, CUresult R) const {
-    return Status::error("CUDA device %d: %s failed: %s", Id, What,
-                         Driver.errorName(R).c_str());
+  /// "CUDA device 0 (NVIDIA H100 80GB HBM3, sm_90)"; only the number until
+  /// initialize() has asked the driver for the rest.
+  std::string deviceText() const {
+    std::string Text = "CUDA device " + std::to_string(Id);
+    if (!Name.empty())
+      Text += " (" + Name + ", sm_" + std::to_string(Major) +
+              std::to_string(Minor) + ")";
+    return Text;
+  }
+
+  /// "<device>: <Call> failed[ <Context>]: <driver's name and description>".
+  Status failure(const char *Call, CUresult R,
+                 const std::string &Context = std::string()) const {
+    return Status::error("%s: %s failed%s%s: %s", deviceText().c_str(), Call,
+                         Context.empty() ? "" : " ", Context.c_str(),
+                         Driver.describe(R).c_str());
+  }
+
+  /// An error the driver reported while waiting for (or querying) the work
+  /// of \p Record: a fault of a kernel queued there when there is one, so
+  /// the message names it.
+  Status streamError(const StreamRecord &Record, const std::string &What,
+                     const char *Call, CUresult R) const {
+    if (Record.KernelsSinceWait == 0)
+      return Status::error("%s: %s failed: %s returned %s",
+                           deviceText().c_str(), What.c_str(), Call,
+                           Driver.describe(R).c_str());
+    std::string Which = "kernel '" + Record.LastKernel + "'";
+    if (Record.KernelsSinceWait > 1)
+      Which += " (the last of " + std::to_string(Record.KernelsSinceWait) +
+               " kernels queued on its stream)";
+    return Status::error("%s: %s failed: %s returned %s",
+                         deviceText().c_str(), Which.c_str(), Call,
+                         Driver.describe(R).c_str());
   }
 
   /// Sets the per-thread stack and the device heap (DeviceLimits.h) before
@@ -442,20 +568,23 @@ private:
     RequestedSize Heap = requestedSizeFromEnvironment("LIBOMPTARGET_HEAP_SIZE");
     for (const RequestedSize *Request : {&Stack, &Heap})
       if (!Request->Error.empty())
-        return Status::error("CUDA device %d: %s", Id, Request->Error.c_str());
+        return Status::error("%s: %s", deviceText().c_str(),
+                             Request->Error.c_str());
     size_t CurrentStack = 0;
     if (CUresult R = API.cuCtxGetLimit(&CurrentStack, CU_LIMIT_STACK_SIZE))
       return failure("cuCtxGetLimit(CU_LIMIT_STACK_SIZE)", R);
     if (size_t Bytes = stackBytesToSet(Stack, CurrentStack))
       if (CUresult R = API.cuCtxSetLimit(CU_LIMIT_STACK_SIZE, Bytes))
-        return Status::error("CUDA device %d: setting the per-thread stack to "
-                             "%zu bytes (LIBOMPTARGET_STACK_SIZE) failed: %s",
-                             Id, Bytes, Driver.errorName(R).c_str());
+        return failure("cuCtxSetLimit(CU_LIMIT_STACK_SIZE)", R,
+                       "setting the per-thread stack to " +
+                           std::to_string(Bytes) +
+                           " bytes (LIBOMPTARGET_STACK_SIZE)");
     if (Heap.Present)
       if (CUresult R = API.cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, Heap.Bytes))
-        return Status::error("CUDA device %d: setting the device heap to %zu "
-                             "bytes (LIBOMPTARGET_HEAP_SIZE) failed: %s",
-                             Id, Heap.Bytes, Driver.errorName(R).c_str());
+        return failure("cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE)", R,
+                       "setting the device heap to " +
+                           std::to_string(Heap.Bytes) +
+                           " bytes (LIBOMPTARGET_HEAP_SIZE)");
     return Status::ok();
   }
 
@@ -470,21 +599,26 @@ private:
   Status writeDeviceEnvironment(CUDAImage &Image) {
     CUdeviceptr Address = 0;
     size_t Bytes = 0;
-    if (API.cuModuleGetGlobal(&Address, &Bytes, Image.Module,
-                              DeviceEnvironmentSymbol) != CUDA_SUCCESS ||
-        Bytes != sizeof(DeviceEnvironmentLayout))
+    CUresult Found = API.cuModuleGetGlobal(&Address, &Bytes, Image.Module,
+                                           DeviceEnvironmentSymbol);
+    // Not linked with our device runtime: nothing to fill in.
+    if (Found == CUDA_ERROR_NOT_FOUND ||
+        (Found == CUDA_SUCCESS && Bytes != sizeof(DeviceEnvironmentLayout)))
       return Status::ok();
+    std::string What = std::string("writing ") + DeviceEnvironmentSymbol +
+                       " of " + Image.Description;
+    if (Found != CUDA_SUCCESS)
+      return failure("cuModuleGetGlobal", Found, What);
     DeviceEnvironmentLayout Env{};
     Env.NumDevices = uint32_t(NumDevices);
     Env.DeviceNum = uint32_t(Id);
     Env.ClockFrequency = uint64_t(ClockKHz) * 1000;
     Env.HardwareParallelism = uint64_t(Multiprocessors);
-    if (CUresult R =
-            API.cuMemcpyHtoDAsync(Address, &Env, sizeof(Env), OwnStream.Stream))
-      return failure("writing the device environment", R);
-    if (CUresult R = API.cuStreamSynchronize(OwnStream.Stream))
-      return failure("writing the device environment", R);
-    return Status::ok();
+    return onStream(nullptr, "cuMemcpyHtoDAsync", What.c_str(),
+                    [&](CUstream Stream) {
+                      return API.cuMemcpyHtoDAsync(Address, &Env, sizeof(Env),
+                                                   Stream);
+                    });
   }
 
   /// The stream of \p Async (taken from the pool on first use), or the
@@ -516,8 +650,12 @@ private:
     return Status::ok();
   }
 
+  /// Queues one operation with \p Enqueue (which calls \p Call) on the
+  /// stream of \p Async; without one, on the device's own stream, waiting
+  /// for it. \p What describes the operation for messages.
   template <typename Fn>
-  Status onStream(__tgt_async_info *Async, const char *What, Fn Enqueue) {
+  Status onStream(__tgt_async_info *Async, const char *Call, const char *What,
+                  Fn Enqueue) {
     if (Status S = makeCurrent())
       return S;
     std::unique_lock<std::mutex> SyncGuard(SyncLock, std::defer_lock);
@@ -527,20 +665,38 @@ private:
     if (Status S = streamFor(Async, Record))
       return S;
     if (CUresult R = Enqueue(Record->Stream))
-      return failure(What, R);
+      return failure(Call, R, What);
     if (!Async)
       return waitAndRecycle(Record, What);
     return Status::ok();
   }
 
   /// Waits for \p Record's stream, frees what its launches needed and, for
-  /// a pooled stream, returns it to the pool.
+  /// a pooled stream, returns it to the pool. \p What describes the work
+  /// for messages that cannot name a kernel. The caller has made the
+  /// context current.
   Status waitAndRecycle(StreamRecord *Record, const std::string &What) {
-    if (Status S = makeCurrent())
-      return S;
-    CUresult R = API.cuStreamSynchronize(Record->Stream);
+    const char *Call = "cuStreamSynchronize";
+    CUresult R = CUDA_SUCCESS;
+    if (Timeout.enabled()) {
+      Call = "cuStreamQuery";
+      bool TimedOut = false;
+      R = pollUntilDone(Record->Stream, TimedOut);
+      if (TimedOut)
+        return timeoutError(*Record, What);
+    } else {
+      R = API.cuStreamSynchronize(Record->Stream);
+    }
+    Status Result =
+        R ? streamError(*Record, What, Call, R) : Status::ok();
+    Record->LastKernel.clear();
+    Record->KernelsSinceWait = 0;
+    // After a fault the context is unusable and these fail as well; the
+    // fault is the error to report.
     for (CUdeviceptr Ptr : Record->DeferredFrees)
-      API.cuMemFree(Ptr);
+      if (CUresult F = API.cuMemFree(Ptr))
+        if (!Result)
+          Result = failure("cuMemFree", F, "releasing a launch environment");
     Record->DeferredFrees.clear();
     Record->HostCopies.clear();
     {
@@ -548,16 +704,49 @@ private:
       if (Record != &OwnStream)
         FreeStreams.push_back(Record);
     }
-    if (R)
-      return Status::error("CUDA device %d: %s failed: %s", Id, What.c_str(),
-                           Driver.errorName(R).c_str());
-    return Status::ok();
+    return Result;
+  }
+
+  /// Waits for \p Stream by polling, up to the configured timeout. Returns
+  /// the stream's final status, or sets \p TimedOut.
+  CUresult pollUntilDone(CUstream Stream, bool &TimedOut) {
+    WaitDeadline Deadline(Timeout);
+    // Sleeping between polls leaves the host's cores to the program; the
+    // pause grows to 1 ms, which is all it adds to a kernel's completion.
+    auto Pause = std::chrono::microseconds(20);
+    for (;;) {
+      CUresult R = API.cuStreamQuery(Stream);
+      if (R != CUDA_ERROR_NOT_READY)
+        return R;
+      if (Deadline.passed()) {
+        TimedOut = true;
+        return CUDA_SUCCESS;
+      }
+      std::this_thread::sleep_for(Pause);
+      Pause = std::min(Pause * 2, std::chrono::microseconds(1000));
+    }
+  }
+
+  /// The work of \p Record did not finish in time. Its launch environments
+  /// and host copies stay allocated (the kernel may still be using them)
+  /// and a pooled stream is not reused.
+  Status timeoutError(const StreamRecord &Record, const std::string &What) {
+    std::string Which = What;
+    if (Record.KernelsSinceWait)
+      Which = "kernel '" + Record.LastKernel + "'";
+    return Status::error(
+        "%s: %s did not complete within %llu ms (%s): it is still running "
+        "or hung; giving up",
+        deviceText().c_str(), Which.c_str(),
+        static_cast<unsigned long long>(Timeout.Milliseconds),
+        KernelTimeoutVariable);
   }
 
   const CUDADriver &Driver;
   const CUDADriverAPI &API;
   int32_t Id;
   int32_t NumDevices;
+  const KernelTimeout Timeout = kernelTimeoutFromEnvironment();
   CUdevice Device = 0;
   CUcontext Context = nullptr;
   std::string Name;

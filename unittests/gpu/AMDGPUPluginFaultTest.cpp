@@ -1,0 +1,281 @@
+//===- AMDGPUPluginFaultTest.cpp - The amdgpu plugin over a failing HSA ---===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The built amdgpu plugin, loaded as libomptarget loads it, over the fake
+// HSA runtime of test/gpu/Inputs/FakeHSAFaults.cpp, which fails what
+// FAKE_HSA_FAIL names. As for the cuda plugin (CUDAPluginFaultTest.cpp),
+// each case runs one scenario through the plugin interface in a child
+// process and checks what it printed.
+//
+// The cases that matter most: a kernel's fault reaches the plugin only
+// through the queue's error callback, and the wait for that kernel must end
+// with an error naming it instead of waiting forever; a hung kernel must end
+// at LIBOMPTARGET_KERNEL_TIMEOUT_MS.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ChildProcess.h"
+#include "PluginInterface.h"
+#include "amdgpu/HSARuntime.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+using namespace offload::plugin;
+using namespace offload::plugin::hsa;
+using ::testing::HasSubstr;
+
+namespace {
+
+struct Scenario {
+  std::string Fail;      ///< FAKE_HSA_FAIL
+  std::string TimeoutMs; ///< LIBOMPTARGET_KERNEL_TIMEOUT_MS; empty: unset
+  unsigned Launches = 1;
+  /// Try every launch even after one failed (and stop after the last).
+  bool KeepLaunching = false;
+};
+
+struct Outcome {
+  std::string Output;
+  bool Completed = false;
+  double Seconds = 0;
+};
+
+constexpr const char *KernelName = "__omp_offloading_fault_test_l1";
+
+[[noreturn]] void runInChild(const Scenario &S) {
+  auto Stop = [](const char *Step, const std::string &Message) {
+    std::fprintf(stderr, "step %s failed: %s\n", Step, Message.c_str());
+    std::fflush(stderr);
+    _exit(1);
+  };
+  void *Library = dlopen(AMDGPU_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+  if (!Library)
+    Stop("dlopen", dlerror());
+  auto Create = reinterpret_cast<offload_plugin_create_fn>(
+      dlsym(Library, OFFLOAD_PLUGIN_ENTRY_SYMBOL));
+  if (!Create)
+    Stop("dlsym", OFFLOAD_PLUGIN_ENTRY_SYMBOL);
+  GenericPlugin *Plugin = Create(InterfaceVersion);
+  if (int32_t Count = Plugin->initialize(); Count != 1)
+    Stop("initialize", std::to_string(Count) + " devices");
+  Status Error;
+  GenericDevice *Device = Plugin->getDevice(0, Error);
+  if (!Device)
+    Stop("getDevice(0)", Error.message());
+
+  static const char Bytes[] = "not a code object: the fake loads anything";
+  DeviceImageRef Ref;
+  Ref.Start = Bytes;
+  Ref.Size = sizeof(Bytes);
+  Ref.Triple = "amdgcn-amd-amdhsa";
+  Ref.Arch = "gfx90a";
+  Ref.Description = "image 0 of the test";
+  LoadedImage *Image = nullptr;
+  if (Status St = Device->loadImage(Ref, Image))
+    Stop("loadImage", St.message());
+  KernelHandle Kernel = nullptr;
+  if (Status St = Device->getKernel(Image, KernelName, Kernel))
+    Stop("getKernel", St.message());
+
+  void *Memory = Device->allocate(4096, AllocKind::Device);
+  if (!Memory)
+    Stop("allocate(Device)", "null");
+  void *Pinned = Device->allocate(64, AllocKind::Host);
+  if (!Pinned)
+    Stop("allocate(Host)", "null");
+  std::vector<char> Buffer(4096, 1);
+  if (Status St = Device->dataSubmit(Memory, Buffer.data(), 4096, nullptr))
+    Stop("dataSubmit", St.message());
+  if (Status St = Device->dataFill(Memory, 0, 64, nullptr))
+    Stop("dataFill", St.message());
+  if (Status St = Device->dataExchange(Memory, *Device, Pinned, 64, nullptr))
+    Stop("dataExchange", St.message());
+  void *Args[1] = {Memory};
+  KernelLaunchParams Params;
+  std::string LaunchErrors;
+  for (unsigned I = 0; I < S.Launches; ++I)
+    if (Status St = Device->launchKernel(Kernel, Args, 1, Params, nullptr)) {
+      if (!S.KeepLaunching)
+        Stop("launchKernel", St.message());
+      LaunchErrors += "\nlaunch " + std::to_string(I) + ": " + St.message();
+    }
+  if (!LaunchErrors.empty())
+    Stop("launchKernel", LaunchErrors);
+  if (Status St = Device->dataRetrieve(Buffer.data(), Memory, 4096, nullptr))
+    Stop("dataRetrieve", St.message());
+  if (Status St = Device->free(Memory, AllocKind::Device))
+    Stop("free(Device)", St.message());
+  if (Status St = Device->free(Pinned, AllocKind::Host))
+    Stop("free(Host)", St.message());
+  if (Status St = Device->unloadImage(Image))
+    Stop("unloadImage", St.message());
+  std::fprintf(stderr, "every step succeeded\n");
+  std::fflush(stderr);
+  _exit(0);
+}
+
+Outcome run(const Scenario &S) {
+  auto Child = offload::testing::runInChildProcess([&] {
+    setenv("LIBOMPTARGET_HSA_RUNTIME", FAKE_HSA_RUNTIME, 1);
+    setenv("FAKE_HSA_FAIL", S.Fail.c_str(), 1);
+    // So that a plugin without devices says why.
+    setenv("LIBOMPTARGET_INFO", "1", 1);
+    if (S.TimeoutMs.empty())
+      unsetenv("LIBOMPTARGET_KERNEL_TIMEOUT_MS");
+    else
+      setenv("LIBOMPTARGET_KERNEL_TIMEOUT_MS", S.TimeoutMs.c_str(), 1);
+    runInChild(S);
+  });
+  return {Child.Output, Child.ExitedZero, Child.Seconds};
+}
+
+const char *Device0 = "AMDGPU device 0 (gfx90a)";
+
+TEST(AMDGPUPluginFaults, EveryStepSucceedsWithoutFaults) {
+  Scenario S;
+  S.Launches = 3;
+  Outcome O = run(S);
+  EXPECT_TRUE(O.Completed) << O.Output;
+  EXPECT_THAT(O.Output, HasSubstr("every step succeeded"));
+}
+
+TEST(AMDGPUPluginFaults, TheTimeoutDoesNotDisturbWorkThatCompletes) {
+  Scenario S;
+  S.TimeoutMs = "5000";
+  S.Launches = 3;
+  Outcome O = run(S);
+  EXPECT_TRUE(O.Completed) << O.Output;
+}
+
+TEST(AMDGPUPluginFaults, OutOfMemorySaysHowMuchAndWhy) {
+  Outcome O = run({"alloc"});
+  EXPECT_FALSE(O.Completed);
+  EXPECT_THAT(O.Output,
+              HasSubstr(std::string("omptarget error: ") + Device0 +
+                        ": hsa_amd_memory_pool_allocate failed for 4096 bytes "
+                        "of device memory: HSA_STATUS_ERROR_OUT_OF_RESOURCES"));
+  EXPECT_THAT(O.Output, HasSubstr("step allocate(Device) failed"));
+}
+
+TEST(AMDGPUPluginFaults, QueueErrorEndsTheWaitAndNamesTheKernel) {
+  Outcome O = run({"queue-error"});
+  EXPECT_FALSE(O.Completed);
+  EXPECT_THAT(O.Output,
+              HasSubstr(std::string("step launchKernel failed: ") + Device0 +
+                        ": kernel '" + KernelName +
+                        "' failed: the HSA queue reported "
+                        "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: "));
+  // Without a timeout: the callback alone ended the wait.
+  EXPECT_LT(O.Seconds, 30.0);
+}
+
+TEST(AMDGPUPluginFaults, TrapNamesTheKernel) {
+  Outcome O = run({"queue-trap"});
+  EXPECT_FALSE(O.Completed);
+  EXPECT_THAT(O.Output, HasSubstr(std::string("kernel '") + KernelName +
+                                  "' failed: the HSA queue reported "
+                                  "HSA_STATUS_ERROR_EXCEPTION: "));
+}
+
+TEST(AMDGPUPluginFaults, AfterAQueueErrorNoKernelIsQueued) {
+  Scenario S{"queue-error"};
+  S.Launches = 2;
+  S.KeepLaunching = true;
+  Outcome O = run(S);
+  EXPECT_FALSE(O.Completed);
+  EXPECT_THAT(O.Output, HasSubstr("launch 0: " + std::string(Device0) +
+                                  ": kernel '" + KernelName +
+                                  "' failed: the HSA queue reported"));
+  EXPECT_THAT(O.Output,
+              HasSubstr("launch 1: " + std::string(Device0) +
+                        ": cannot launch kernel '" + KernelName +
+                        "': the HSA queue stopped earlier, after kernel '" +
+                        KernelName + "': "
+                        "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION"));
+}
+
+TEST(AMDGPUPluginFaults, HungKernelEndsAtTheTimeout) {
+  Scenario S{"hang"};
+  S.TimeoutMs = "300";
+  Outcome O = run(S);
+  EXPECT_FALSE(O.Completed);
+  EXPECT_THAT(O.Output,
+              HasSubstr(std::string("step launchKernel failed: ") + Device0 +
+                        ": kernel '" + KernelName +
+                        "' did not complete within 300 ms "
+                        "(LIBOMPTARGET_KERNEL_TIMEOUT_MS)"));
+  EXPECT_GE(O.Seconds, 0.3);
+  EXPECT_LT(O.Seconds, 30.0);
+}
+
+TEST(AMDGPUPluginFaults, BadTimeoutValueFailsTheDevice) {
+  Scenario S;
+  S.TimeoutMs = "-1";
+  Outcome O = run(S);
+  EXPECT_FALSE(O.Completed);
+  EXPECT_THAT(O.Output, HasSubstr("step getDevice(0) failed: AMDGPU device 0: "
+                                  "LIBOMPTARGET_KERNEL_TIMEOUT_MS='-1'"));
+}
+
+/// The entry points of the plugin's HSA table that return a status, by
+/// name.
+std::vector<std::string> statusEntryPoints() {
+  std::vector<std::string> Names;
+#define OFFLOAD_HSA_NAME(Name, Result, Params)                                 \
+  if (std::is_same<Result, hsa_status_t>::value)                          \
+    Names.push_back(#Name);
+  OFFLOAD_HSA_FUNCTIONS(OFFLOAD_HSA_NAME)
+#undef OFFLOAD_HSA_NAME
+  return Names;
+}
+
+TEST(AMDGPUPluginFaults, EveryRuntimeCallIsChecked) {
+  // Entry points whose failure is not an error of the scenario, and why.
+  const std::set<std::string> Tolerated = {
+      // It only describes other errors.
+      "hsa_status_string",
+      // Called only when the runtime or a device that failed to initialize
+      // is destroyed; neither happens in a scenario that succeeds.
+      "hsa_shut_down",
+      "hsa_queue_destroy",
+  };
+  // Failing before there is a device: the reason the plugin has none.
+  const std::set<std::string> RuntimeLevel = {
+      "hsa_init", "hsa_iterate_agents", "hsa_agent_get_info"};
+  for (const std::string &Entry : statusEntryPoints()) {
+    SCOPED_TRACE(Entry);
+    Outcome O = run({Entry + "=0x1000"});
+    if (Tolerated.count(Entry)) {
+      EXPECT_TRUE(O.Completed) << O.Output;
+      continue;
+    }
+    EXPECT_FALSE(O.Completed) << O.Output;
+    EXPECT_THAT(O.Output,
+                HasSubstr("HSA_STATUS_ERROR: A generic error has occurred."));
+    if (RuntimeLevel.count(Entry)) {
+      EXPECT_THAT(O.Output, HasSubstr("the amdgpu plugin has no device: "));
+      EXPECT_THAT(O.Output, HasSubstr(Entry));
+      continue;
+    }
+    EXPECT_THAT(O.Output, HasSubstr(Entry));
+    EXPECT_THAT(O.Output, HasSubstr("AMDGPU device 0"));
+  }
+}
+
+} // namespace
