@@ -75,12 +75,38 @@ def built_here(path):
         real.startswith(os.path.realpath(prefix) + os.sep)
 
 
-if built_here(os.path.join(libdir, "libomptarget.so")):
-    config.available_features.add("our-libomptarget")
-if built_here(os.path.join(bindir, "clang-linker-wrapper")):
-    config.available_features.add("our-linker-wrapper")
-if built_here(os.path.join(libdir, cpu_triple, "libompdevice.a")):
-    config.available_features.add("our-cpu-device-runtime")
+# The core pieces every build makes. The tests needing one REQUIRE its
+# feature, but a missing core piece (a partial or failed build, or a link to
+# Debian's file where ours belongs) must not quietly turn those tests into
+# UNSUPPORTED ones: it stops the whole run, naming the file. A developer who
+# builds only part of the project sets OFFLOAD_ALLOW_MISSING_CORE=1 to run
+# the rest (the tests needing a missing piece are then UNSUPPORTED, and a
+# warning names it). test/lit-config/missing-core.test checks all of this.
+core_pieces = [
+    ("our-libomptarget", os.path.join(libdir, "libomptarget.so")),
+    ("our-linker-wrapper", os.path.join(bindir, "clang-linker-wrapper")),
+    ("our-cpu-device-runtime",
+     os.path.join(libdir, cpu_triple, "libompdevice.a")),
+]
+missing_core = []
+for feature, path in core_pieces:
+    if built_here(path):
+        config.available_features.add(feature)
+    elif os.path.lexists(path):
+        missing_core.append("{0} is not ours: it resolves to {1}".format(
+            path, os.path.realpath(path)))
+    else:
+        missing_core.append("{0} does not exist".format(path))
+if missing_core:
+    why = "core piece(s) of the prefix under test are missing:\n  " + \
+        "\n  ".join(missing_core)
+    if os.environ.get("OFFLOAD_ALLOW_MISSING_CORE", "0") not in ("", "0"):
+        lit_config.warning(why + "\nOFFLOAD_ALLOW_MISSING_CORE is set: the "
+                           "tests that need them are UNSUPPORTED")
+    else:
+        lit_config.fatal(why + "\nBuild the project (scripts/build.sh), or "
+                         "set OFFLOAD_ALLOW_MISSING_CORE=1 to run the other "
+                         "tests (see docs/Testing.md)")
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
