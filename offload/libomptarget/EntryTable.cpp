@@ -38,7 +38,14 @@ bool offload::readEntryTable(const void *Begin, const void *End,
     return false;
   }
   size_t Bytes = Last - First;
+  // The first word tells the layouts apart; a table too short to hold it is
+  // neither (and reading it would run past the table).
   uint64_t Leading;
+  if (Bytes < sizeof(Leading)) {
+    Error = "the entry table is " + std::to_string(Bytes) +
+            " bytes, shorter than any entry";
+    return false;
+  }
   std::memcpy(&Leading, First, sizeof(Leading));
   bool Modern = Leading == 0;
   size_t Stride =

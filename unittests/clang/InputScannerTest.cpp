@@ -95,7 +95,8 @@ protected:
     Used->setSection("llvm.metadata");
   }
 
-  void writeArchive(StringRef Name, std::vector<std::string> Members) {
+  void writeArchive(StringRef Name, std::vector<std::string> Members,
+                    object::Archive::Kind Kind = object::Archive::K_GNU) {
     std::vector<NewArchiveMember> NewMembers;
     for (const std::string &Member : Members) {
       Expected<NewArchiveMember> M =
@@ -105,8 +106,7 @@ protected:
       NewMembers.push_back(std::move(*M));
     }
     Error E = llvm::writeArchive(path(Name), NewMembers,
-                                 SymtabWritingMode::NormalSymtab,
-                                 object::Archive::K_GNU,
+                                 SymtabWritingMode::NormalSymtab, Kind,
                                  /*Deterministic=*/true, /*Thin=*/false);
     ASSERT_FALSE(!!E) << toString(std::move(E));
   }
@@ -125,6 +125,18 @@ protected:
       for (const InputImage &Image : ResultOrErr->Images)
         Found.push_back(Image.File.getBinary()->getImage().str());
     return Found;
+  }
+
+  /// The error the scan of \p Inputs ends with, or "<success>".
+  std::string scanError(std::vector<LinkInput> Inputs,
+                        std::vector<std::string> Undefined = {}) {
+    WrapperConfig Config;
+    Config.Inputs = std::move(Inputs);
+    Config.UndefinedSymbols = std::move(Undefined);
+    Expected<ScanResult> ResultOrErr = InputScanner(Config).scan();
+    if (ResultOrErr)
+      return "<success>";
+    return toString(ResultOrErr.takeError());
   }
 
   LinkInput file(StringRef Name) { return {LinkInput::File, path(Name)}; }
@@ -173,6 +185,55 @@ TEST_F(InputScannerTest, OriginsNameArchiveMembers) {
   ASSERT_EQ(ResultOrErr->Objects.size(), 3u);
   EXPECT_EQ(ResultOrErr->Objects[0].ImageTriples.count("x86_64-pc-linux-gnu"),
             1u);
+}
+
+TEST_F(InputScannerTest, SymbolIndexPointingOutsideTheArchive) {
+  // Found by fuzz/ (archive-scanner): LLVM's Archive::Symbol::getMember read
+  // a member header wherever the index pointed, past the end of the file.
+  auto BufferOrErr = MemoryBuffer::getFile(path("libfoo.a"));
+  ASSERT_TRUE(!!BufferOrErr);
+  std::string Bytes = (*BufferOrErr)->getBuffer().str();
+  // "!<arch>\n", the index's 60-byte header, its symbol count, and then the
+  // member offset of its first symbol, big-endian.
+  ASSERT_EQ(Bytes.substr(8, 2), "/ ");
+  const char Outside[4] = {0x7f, 0x00, 0x00, 0x00};
+  Bytes.replace(72, 4, Outside, 4);
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(path("libbad.a"), EC);
+    ASSERT_FALSE(EC);
+    OS << Bytes;
+  }
+  EXPECT_EQ(scanError({file("libbad.a")}, {"foo", "bar", "baz"}),
+            path("libbad.a") +
+                ": malformed archive: its symbol index puts 'foo' in a member "
+                "at offset 2130706432, where no member starts");
+}
+
+TEST_F(InputScannerTest, TruncatedLastMember) {
+  // Found by fuzz/ (archive-scanner): LLVM hands out the last member before
+  // noticing that it runs past the end of the archive, and the object reader
+  // then read past the file.
+  auto BufferOrErr = MemoryBuffer::getFile(path("libfoo.a"));
+  ASSERT_TRUE(!!BufferOrErr);
+  StringRef Bytes = (*BufferOrErr)->getBuffer();
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(path("libtrunc.a"), EC);
+    ASSERT_FALSE(EC);
+    OS << Bytes.drop_back(100);
+  }
+  EXPECT_THAT(scanError({{LinkInput::WholeArchiveOn, ""}, file("libtrunc.a")}),
+              ::testing::MatchesRegex(".*libtrunc\\.a\\(baz\\.o\\): malformed "
+                                      "archive: the member's [0-9]+ bytes run "
+                                      "past the end of the archive"));
+}
+
+TEST_F(InputScannerTest, OnlyGNUSymbolIndexes) {
+  writeArchive("libbsd.a", {"foo.o"}, object::Archive::K_BSD);
+  EXPECT_THAT(scanError({file("libbsd.a")}, {"foo"}),
+              ::testing::HasSubstr("libbsd.a: its symbol index is not in a "
+                                   "GNU ar format"));
 }
 
 } // namespace

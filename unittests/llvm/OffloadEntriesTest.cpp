@@ -11,6 +11,8 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstring>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -145,6 +147,77 @@ TEST(OffloadEntries, TruncatedTableIsAnError) {
               ::testing::HasSubstr("junk.o: section 'llvm_offload_entries': "
                                    "its size 10 is not a multiple of the "
                                    "56-byte record"));
+}
+
+/// The 64-byte header of the first ELF64 section of type \p Type in
+/// \p Bytes, or null.
+char *findSectionHeader(std::string &Bytes, uint32_t Type) {
+  // e_shoff at 0x28, e_shnum at 0x3c; sh_type at 4 of each header.
+  uint64_t ShOff;
+  uint16_t ShNum;
+  std::memcpy(&ShOff, Bytes.data() + 0x28, sizeof(ShOff));
+  std::memcpy(&ShNum, Bytes.data() + 0x3c, sizeof(ShNum));
+  for (uint16_t I = 0; I < ShNum; ++I) {
+    char *Header = Bytes.data() + ShOff + I * 64;
+    uint32_t HeaderType;
+    std::memcpy(&HeaderType, Header + 4, sizeof(HeaderType));
+    if (HeaderType == Type)
+      return Header;
+  }
+  return nullptr;
+}
+
+TEST(OffloadEntries, RelocationOutsideTheTable) {
+  // Found by fuzz/ (entry-object): relocations were kept in a DenseMap by
+  // their offset, and the offsets ~0 and ~0 - 1 are its reserved keys.
+  LLVMContext C;
+  std::unique_ptr<Module> M = makeHostModule(C, EntryLayout::Current);
+  Expected<SmallString<0>> ObjectOrErr = emitObject(*M);
+  ASSERT_OK(ObjectOrErr);
+  std::string Bytes(ObjectOrErr->str());
+  // The table's relocations are the module's only ones; sh_offset at 24 of
+  // the header, r_offset first in each record.
+  char *Rela = findSectionHeader(Bytes, /*SHT_RELA*/ 4);
+  ASSERT_NE(Rela, nullptr);
+  uint64_t RelaOffset;
+  std::memcpy(&RelaOffset, Rela + 24, sizeof(RelaOffset));
+  uint64_t Outside = ~0ull;
+  std::memcpy(Bytes.data() + RelaOffset, &Outside, sizeof(Outside));
+
+  Expected<std::unique_ptr<object::ObjectFile>> ObjOrErr =
+      object::ObjectFile::createObjectFile(MemoryBufferRef(Bytes, "bad.o"));
+  ASSERT_OK(ObjOrErr);
+  Expected<std::vector<OffloadEntry>> EntriesOrErr =
+      readOffloadEntries(**ObjOrErr, EntryLayout::Current);
+  EXPECT_EQ(offload_test::errorMessage(std::move(EntriesOrErr)),
+            "bad.o: section 'llvm_offload_entries': cannot read its "
+            "relocations: a relocation at offset 0xFFFFFFFFFFFFFFFF lies "
+            "outside the 112-byte section");
+}
+
+TEST(OffloadEntries, UnreadableSymbolTableNamesTheFile) {
+  // Found by fuzz/ (entry-object): LLVM's error about the symbol table the
+  // relocations refer to was passed on as it was, naming no file.
+  LLVMContext C;
+  std::unique_ptr<Module> M = makeHostModule(C, EntryLayout::Current);
+  Expected<SmallString<0>> ObjectOrErr = emitObject(*M);
+  ASSERT_OK(ObjectOrErr);
+  std::string Bytes(ObjectOrErr->str());
+  // A symbol table entry size (sh_entsize, at 56 of the header) LLVM cannot
+  // read the table with.
+  char *Symtab = findSectionHeader(Bytes, /*SHT_SYMTAB*/ 2);
+  ASSERT_NE(Symtab, nullptr);
+  uint64_t EntSize = 7;
+  std::memcpy(Symtab + 56, &EntSize, sizeof(EntSize));
+
+  Expected<std::unique_ptr<object::ObjectFile>> ObjOrErr =
+      object::ObjectFile::createObjectFile(MemoryBufferRef(Bytes, "bad.o"));
+  ASSERT_OK(ObjOrErr);
+  Expected<std::vector<OffloadEntry>> EntriesOrErr =
+      readOffloadEntries(**ObjOrErr, EntryLayout::Current);
+  EXPECT_THAT(offload_test::errorMessage(std::move(EntriesOrErr)),
+              ::testing::StartsWith("bad.o: section 'llvm_offload_entries': "
+                                    "cannot read its relocations: "));
 }
 
 } // namespace

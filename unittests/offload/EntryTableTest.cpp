@@ -82,6 +82,19 @@ TEST(EntryTable, RejectsTruncatedTables) {
   EXPECT_NE(Error.find("not a whole number"), std::string::npos) << Error;
 }
 
+TEST(EntryTable, RejectsTablesShorterThanAWord) {
+  // Found by fuzz/ (entry-table): the layout was told apart by reading the
+  // first 8 bytes, past the end of a shorter table.
+  std::vector<char> Bytes(5, 0);
+  std::vector<OffloadEntry> Entries;
+  std::string Error;
+  EXPECT_FALSE(readEntryTable(Bytes.data(), Bytes.data() + Bytes.size(),
+                              Entries, Error));
+  EXPECT_NE(Error.find("the entry table is 5 bytes, shorter than any entry"),
+            std::string::npos)
+      << Error;
+}
+
 TEST(EntryTable, RejectsEntriesWithoutNames) {
   __tgt_offload_entry Table[1] = {};
   std::vector<OffloadEntry> Entries;

@@ -11,20 +11,34 @@
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Object/SymbolicFile.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
+#include <map>
+#include <optional>
 
 using namespace llvm;
 using namespace llvm::object;
 
 namespace wrapper {
 
+namespace {
+/// A symbol of an archive's index and the member defining it.
+struct IndexedSymbol {
+  StringRef Name;
+  Archive::Child Member;
+};
+} // namespace
+
 struct InputScanner::LoadedArchive {
   std::string Path;
   std::unique_ptr<Archive> Ar;
   /// Offsets of the members already taken into the link.
   DenseSet<uint64_t> Extracted;
+  /// The symbol index, read when the first member is to be pulled.
+  std::optional<std::vector<IndexedSymbol>> Index;
 };
 
 namespace {
@@ -47,6 +61,86 @@ std::string memberOrigin(StringRef ArchivePath, const Archive::Child &Child) {
   return (ArchivePath + "(member at offset " + Twine(Child.getChildOffset()) +
           ")")
       .str();
+}
+
+/// The bytes of archive member \p Child of \p Ar. LLVM's children iterator
+/// hands out a member before it checks that the member ends inside the
+/// archive (the check comes with the step to the next member), so a
+/// truncated last member would be read past the end of the file.
+Expected<MemoryBufferRef> memberBuffer(const Archive &Ar,
+                                       const Archive::Child &Child,
+                                       StringRef Origin) {
+  Expected<MemoryBufferRef> BufferOrErr = Child.getMemoryBufferRef();
+  if (!BufferOrErr)
+    return fileError(Origin, "cannot read archive member: " +
+                                 toString(BufferOrErr.takeError()));
+  StringRef Archive = Ar.getData();
+  StringRef Member = BufferOrErr->getBuffer();
+  if (Member.data() < Archive.data() ||
+      Member.size() > static_cast<size_t>(Archive.end() - Member.data()))
+    return fileError(Origin, "malformed archive: the member's " +
+                                 Twine(Member.size()) +
+                                 " bytes run past the end of the archive");
+  return *BufferOrErr;
+}
+
+/// Reads the symbol index of \p Ar, which is \p Path, pairing each symbol
+/// with its member. LLVM's Archive::Symbol::getMember reads a member header
+/// wherever the index's offset points, even past the end of the file, so the
+/// offsets are read here and must each be where a member starts. Only the
+/// GNU formats (the index `/` or `/SYM64/`) are read: they are what `ar` and
+/// `llvm-ar` write for ELF.
+Expected<std::vector<IndexedSymbol>> readSymbolIndex(const Archive &Ar,
+                                                     StringRef Path) {
+  std::vector<IndexedSymbol> Index;
+  if (!Ar.hasSymbolTable())
+    return Index;
+  bool Is64 = Ar.kind() == Archive::K_GNU64;
+  if (!Is64 && Ar.kind() != Archive::K_GNU)
+    return fileError(Path, "its symbol index is not in a GNU ar format, the "
+                           "only ones read for an ELF link; rebuild it with "
+                           "`ar` or `llvm-ar --format=gnu`");
+  StringRef Table = Ar.getSymbolTable();
+  uint64_t Word = Is64 ? 8 : 4;
+  auto ReadWord = [&](uint64_t At) -> uint64_t {
+    const char *P = Table.data() + At;
+    return Is64 ? support::endian::read64be(P) : support::endian::read32be(P);
+  };
+  if (Table.size() < Word)
+    return fileError(Path, "malformed archive: its symbol index is only " +
+                               Twine(Table.size()) + " bytes");
+  uint64_t Count = ReadWord(0);
+  if (Count > (Table.size() - Word) / Word)
+    return fileError(Path, "malformed archive: its symbol index claims " +
+                               Twine(Count) + " symbols, more than its " +
+                               Twine(Table.size()) + " bytes hold");
+
+  // children() checks every member header against the file.
+  std::map<uint64_t, Archive::Child> Members;
+  Error Err = Error::success();
+  for (const Archive::Child &Child : Ar.children(Err))
+    Members.emplace(Child.getChildOffset(), Child);
+  if (Err)
+    return fileError(Path, "malformed archive: " + toString(std::move(Err)));
+
+  StringRef Names = Table.drop_front(Word * (Count + 1));
+  for (uint64_t I = 0; I < Count; ++I) {
+    size_t End = Names.find('\0');
+    if (End == StringRef::npos)
+      return fileError(Path, "malformed archive: the name of symbol " +
+                                 Twine(I) + " of its symbol index is not "
+                                 "terminated");
+    StringRef Name = Names.take_front(End);
+    Names = Names.drop_front(End + 1);
+    uint64_t Offset = ReadWord(Word * (I + 1));
+    auto Member = Members.find(Offset);
+    if (Member == Members.end())
+      return fileError(Path, "malformed archive: its symbol index puts '" +
+                                 Name + "' in a member at offset " +
+                                 Twine(Offset) + ", where no member starts");
+    Index.push_back({Name, Member->second});
+  }
+  return Index;
 }
 
 } // namespace
@@ -281,29 +375,30 @@ Expected<bool> InputScanner::pullMembers(LoadedArchive &Loaded) {
   // leaving it alone and letting the linker say so.
   if (!Loaded.Ar->hasSymbolTable())
     return false;
+  if (!Loaded.Index) {
+    Expected<std::vector<IndexedSymbol>> IndexOrErr =
+        readSymbolIndex(*Loaded.Ar, Loaded.Path);
+    if (!IndexOrErr)
+      return IndexOrErr.takeError();
+    Loaded.Index = std::move(*IndexOrErr);
+  }
   bool Any = false;
   bool Changed = true;
   while (Changed) {
     Changed = false;
-    for (const Archive::Symbol &Symbol : Loaded.Ar->symbols()) {
-      if (!Undefined.contains(Symbol.getName()))
+    for (const IndexedSymbol &Symbol : *Loaded.Index) {
+      if (!Undefined.contains(Symbol.Name))
         continue;
-      Expected<Archive::Child> ChildOrErr = Symbol.getMember();
-      if (!ChildOrErr)
-        return fileError(Loaded.Path, "cannot read the member defining '" +
-                                          Symbol.getName() + "': " +
-                                          toString(ChildOrErr.takeError()));
-      if (!Loaded.Extracted.insert(ChildOrErr->getChildOffset()).second)
+      if (!Loaded.Extracted.insert(Symbol.Member.getChildOffset()).second)
         continue;
-      std::string Origin = memberOrigin(Loaded.Path, *ChildOrErr);
-      Expected<MemoryBufferRef> BufferOrErr = ChildOrErr->getMemoryBufferRef();
+      std::string Origin = memberOrigin(Loaded.Path, Symbol.Member);
+      Expected<MemoryBufferRef> BufferOrErr =
+          memberBuffer(*Loaded.Ar, Symbol.Member, Origin);
       if (!BufferOrErr)
-        return fileError(Origin, "cannot read archive member: " +
-                                     toString(BufferOrErr.takeError()));
+        return BufferOrErr.takeError();
       if (!isLinkableObject(identify_magic(BufferOrErr->getBuffer())))
         return fileError(Origin, "archive member defining '" +
-                                     Symbol.getName() +
-                                     "' is not an object file");
+                                     Symbol.Name + "' is not an object file");
       if (Error E = addObject(*BufferOrErr, Origin))
         return std::move(E);
       Changed = Any = true;
@@ -324,10 +419,10 @@ Error InputScanner::addWholeArchive(LoadedArchive &Loaded) {
                                         Twine(Child.getChildOffset()) + ": " +
                                         toString(NameOrErr.takeError()));
     std::string Origin = Loaded.Path + "(" + NameOrErr->str() + ")";
-    Expected<MemoryBufferRef> BufferOrErr = Child.getMemoryBufferRef();
+    Expected<MemoryBufferRef> BufferOrErr =
+        memberBuffer(*Loaded.Ar, Child, Origin);
     if (!BufferOrErr)
-      return fileError(Origin, "cannot read archive member: " +
-                                   toString(BufferOrErr.takeError()));
+      return BufferOrErr.takeError();
     if (!isLinkableObject(identify_magic(BufferOrErr->getBuffer())))
       return fileError(Origin, "archive member is not an object file "
                                "(--whole-archive links every member)");
@@ -345,11 +440,11 @@ Error InputScanner::addShouldExtractImages(LoadedArchive &Loaded) {
   for (const Archive::Child &Child : Loaded.Ar->children(Err)) {
     if (Loaded.Extracted.contains(Child.getChildOffset()))
       continue;
-    Expected<MemoryBufferRef> BufferOrErr = Child.getMemoryBufferRef();
     std::string Origin = memberOrigin(Loaded.Path, Child);
+    Expected<MemoryBufferRef> BufferOrErr =
+        memberBuffer(*Loaded.Ar, Child, Origin);
     if (!BufferOrErr)
-      return fileError(Origin, "cannot read archive member: " +
-                                   toString(BufferOrErr.takeError()));
+      return BufferOrErr.takeError();
     if (!isLinkableObject(identify_magic(BufferOrErr->getBuffer())))
       continue;
     // Only the device code is wanted; the host part stays out of the link.

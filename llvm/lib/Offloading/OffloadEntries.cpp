@@ -69,6 +69,53 @@ std::string describeEntryFlags(uint32_t Flags, bool IsKernel) {
 
 namespace {
 
+/// LLVM's generic relocation accessors end the process (report_fatal_error,
+/// or a division by a zero entry size) on a relocation section they cannot
+/// read; the ELF reader returns the same problems as errors. So every
+/// relocation section of the table is read through it first.
+template <class ELFT>
+Error checkRelocationSection(const ELFObjectFile<ELFT> &Obj,
+                             const SectionRef &Sec) {
+  const ELFFile<ELFT> &File = Obj.getELFFile();
+  Expected<const typename ELFT::Shdr *> HeaderOrErr =
+      File.getSection(Sec.getIndex());
+  if (!HeaderOrErr)
+    return HeaderOrErr.takeError();
+  const typename ELFT::Shdr &Header = **HeaderOrErr;
+  switch (Header.sh_type) {
+  case ELF::SHT_REL:
+    if (auto Rels = File.rels(Header); !Rels)
+      return Rels.takeError();
+    break;
+  case ELF::SHT_RELA:
+    if (auto Relas = File.relas(Header); !Relas)
+      return Relas.takeError();
+    break;
+  case ELF::SHT_CREL:
+    if (auto Crels = File.crels(Header); !Crels)
+      return Crels.takeError();
+    break;
+  default:
+    return Error::success();
+  }
+  // The symbol table the relocations refer to.
+  if (auto Symtab = File.getSection(Header.sh_link); !Symtab)
+    return Symtab.takeError();
+  return Error::success();
+}
+
+Error checkRelocationSection(const ObjectFile &Obj, const SectionRef &Sec) {
+  if (const auto *ELF = dyn_cast<ELF64LEObjectFile>(&Obj))
+    return checkRelocationSection(*ELF, Sec);
+  if (const auto *ELF = dyn_cast<ELF64BEObjectFile>(&Obj))
+    return checkRelocationSection(*ELF, Sec);
+  if (const auto *ELF = dyn_cast<ELF32LEObjectFile>(&Obj))
+    return checkRelocationSection(*ELF, Sec);
+  if (const auto *ELF = dyn_cast<ELF32BEObjectFile>(&Obj))
+    return checkRelocationSection(*ELF, Sec);
+  return Error::success();
+}
+
 /// What a pointer-sized field of a record refers to.
 struct FieldTarget {
   std::string SymbolName;
@@ -96,9 +143,10 @@ public:
       return fail("its size " + Twine(Contents.size()) +
                   " is not a multiple of the " + Twine(RecordSize) +
                   "-byte record");
+    // LLVM's errors name neither the file nor the table; ours do.
     if (Obj.isRelocatableObject())
       if (Error E = collectRelocations())
-        return std::move(E);
+        return fail("cannot read its relocations: " + toString(std::move(E)));
 
     std::vector<OffloadEntry> Entries;
     for (uint64_t Offset = 0; Offset < Contents.size(); Offset += RecordSize) {
@@ -139,7 +187,17 @@ private:
         return TargetOrErr.takeError();
       if (*TargetOrErr == Obj.section_end() || **TargetOrErr != Table)
         continue;
+      if (Error E = checkRelocationSection(Obj, Sec))
+        return E;
       for (const RelocationRef &Reloc : Sec.relocations()) {
+        // Only a relocation inside the table can fill one of its fields
+        // (and the offsets ~0 and ~0 - 1 are no keys of a DenseMap).
+        if (Reloc.getOffset() >= Contents.size())
+          return createStringError(
+              inconvertibleErrorCode(),
+              "a relocation at offset 0x" + utohexstr(Reloc.getOffset()) +
+                  " lies outside the " + Twine(Contents.size()) +
+                  "-byte section");
         FieldTarget Target;
         symbol_iterator Sym = Reloc.getSymbol();
         if (Sym != Obj.symbol_end()) {
@@ -187,7 +245,9 @@ private:
                                    uint64_t Record) const {
     Expected<StringRef> DataOrErr = Sec.getContents();
     if (!DataOrErr)
-      return DataOrErr.takeError();
+      return fail("record " + Twine(Record) +
+                  ": cannot read the section holding its name: " +
+                  toString(DataOrErr.takeError()));
     if (Offset >= DataOrErr->size())
       return fail("record " + Twine(Record) + ": its name points outside " +
                   "the section holding it");
