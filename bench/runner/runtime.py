@@ -50,7 +50,7 @@ class ProgramSet:
         tc, p, out = self.tc, self.p, self.out
         path = {name: os.path.join(out, name) for name in (
             "ExecTimer", "EmptyRegion", "EnterExitData", "MapBandwidth",
-            "LiveMappings", "RegisterLaunch", "FirstLaunch")}
+            "ParallelMaps", "LiveMappings", "RegisterLaunch", "FirstLaunch")}
         src = lambda name: os.path.join(PROGRAMS_DIR, name)
 
         many_maps = os.path.join(self.gen, "ManyMaps%d.cpp" % p.many_maps)
@@ -69,7 +69,7 @@ class ProgramSet:
                       src("ExecTimer.c"), "-o", path["ExecTimer"]]
         tasks.append((exec_timer, [src("ExecTimer.c")], path["ExecTimer"]))
         for name in ("EmptyRegion", "EnterExitData", "MapBandwidth",
-                     "FirstLaunch"):
+                     "ParallelMaps", "FirstLaunch"):
             tasks.append(self._cxx([src(name + ".cpp")], path[name]))
         tasks.append(self._cxx([src("LiveMappings.cpp"), many_maps],
                                path["LiveMappings"]))
@@ -97,6 +97,14 @@ def runtime_figures(profile):
                % _mib_label(p.bandwidth_mib), "%", "higher", "runtime"),
         Figure("rt.memcpy_control", "control: memcpy of %s (no runtime)"
                % _mib_label(p.bandwidth_mib), "GB/s", "higher", "control"),
+        Figure("rt.parallel_map_1t", "map(tofrom) of %s, one host thread"
+               % _mib_label(p.parallel_map_mib), "GB/s", "higher", "runtime"),
+        Figure("rt.parallel_map_2t", "2 threads map(tofrom) their own %s: "
+               "aggregate vs one thread" % _mib_label(p.parallel_map_mib),
+               "x", "higher", "runtime"),
+        Figure("rt.parallel_map_8t", "8 threads map(tofrom) their own %s: "
+               "aggregate vs one thread" % _mib_label(p.parallel_map_mib),
+               "x", "higher", "runtime"),
         Figure("rt.first_launch", "exec to first launch, one-kernel program",
                "ms", "lower", "runtime"),
         Figure("rt.register_launch", "exec to first launch, %s-kernel image"
@@ -152,6 +160,10 @@ def measure_runtime(toolchain, profile, figures, link_side, log, timeout):
          {"map_tofrom_gbps": "rt.map_bandwidth",
           "map_vs_memcpy_percent": "rt.map_vs_memcpy",
           "memcpy_gbps": "rt.memcpy_control"}),
+        ([paths["ParallelMaps"], str(p.parallel_map_mib)],
+         {"parallel_map_1t_gbps": "rt.parallel_map_1t",
+          "parallel_map_2t_ratio": "rt.parallel_map_2t",
+          "parallel_map_8t_ratio": "rt.parallel_map_8t"}),
         ([paths["ExecTimer"], paths["FirstLaunch"]],
          {"first_launch_ms": "rt.first_launch"}),
         ([paths["ExecTimer"], paths["RegisterLaunch"]],
