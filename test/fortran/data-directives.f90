@@ -3,6 +3,9 @@
 ! REQUIRES: our-libomptarget, our-linker-wrapper, our-cpu-device-runtime
 ! RUN: %flang -fopenmp -fopenmp-targets=%target-cpu %s -o %t
 ! RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t | FileCheck %s
+! The flang-new shim, as Debian's flang-new, is the same driver.
+! RUN: %prefix/bin/flang-new -fopenmp -fopenmp-targets=%target-cpu %s -o %t.new
+! RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t.new | FileCheck %s
 program data_directives
   implicit none
   integer, parameter :: n = 64
