@@ -541,6 +541,24 @@ bool attachPointer(Device &D, LockedMappingTable &, MapEntry &PointerEntry,
   return true;
 }
 
+/// Stores the host value of the pointer at \p PointerHost into its device
+/// copy (its pointee is not mapped: the device uses host memory).
+bool attachPointerToHost(Device &D, MapEntry &PointerEntry,
+                         uintptr_t PointerHost) {
+  uintptr_t HostValue;
+  std::memcpy(&HostValue, reinterpret_cast<void *>(PointerHost),
+              sizeof(HostValue));
+  void *Slot = reinterpret_cast<void *>(PointerEntry.translate(PointerHost));
+  if (plugin::Status S = D.plugin().dataSubmit(Slot, &HostValue,
+                                               sizeof(HostValue), nullptr)) {
+    errorMessage("setting the pointer at host address 0x%016" PRIxPTR
+                 " on device %d failed: %s",
+                 PointerHost, D.Id, S.message().c_str());
+    return false;
+  }
+  return true;
+}
+
 /// Points the device copy of the pointer at \p Item's base to the device
 /// copy of its begin, when both are mapped (a lambda's by-reference capture
 /// or an attach map). Otherwise the device keeps the host address.
@@ -613,8 +631,15 @@ bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
     // of members: the element of an array section, its fields...).
     bool ParentNew = IsMember && Parent < I && IsNew[Parent];
     IsNew[I] = New || ParentNew;
-    if (!E)
+    if (!E) {
+      // Under unified shared memory the pointee stays in host memory, so a
+      // mapped pointer (such as the reference pointer of a declare target
+      // variable) must hold the host address on the device too.
+      if (PointerEntry && Runtime::get().unifiedSharedMemory() &&
+          !attachPointerToHost(D, *PointerEntry, addr(Item.Base)))
+        return false;
       continue;
+    }
     if (has(Item.Type, OMP_TGT_MAPTYPE_TO) &&
         (New || ParentNew || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
       planCopy(T, *E, Item, /*ToDevice=*/true);

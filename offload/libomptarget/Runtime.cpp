@@ -110,6 +110,21 @@ PluginRecord *Runtime::pluginForImage(const ImageRecord &Image) {
   return nullptr;
 }
 
+/// Whether \p E is the reference pointer clang makes for a `declare target`
+/// variable under `requires unified_shared_memory`: a pointer-sized global
+/// named `<variable>_decl_tgt_ref_ptr` that holds the variable's host
+/// address on the host and through which device code reaches the variable.
+static bool isReferencePointer(const OffloadEntry &E) {
+  static constexpr char Suffix[] = "_decl_tgt_ref_ptr";
+  constexpr size_t SuffixLength = sizeof(Suffix) - 1;
+  if (E.EntryKind != OffloadEntry::Global || E.Size != sizeof(void *) ||
+      !E.Name)
+    return false;
+  size_t Length = std::strlen(E.Name);
+  return Length > SuffixLength &&
+         std::strcmp(E.Name + Length - SuffixLength, Suffix) == 0;
+}
+
 /// Fills \p Image from the bytes of a descriptor's device image, looking
 /// inside an OffloadBinary container when there is one. The string fields
 /// of Image.Ref are left for the caller (see registerLibrary).
@@ -351,8 +366,10 @@ void Device::loadLibrary(LockedImages &State, RegisteredLibrary &Lib,
       Table->insert(Entry);
       Loaded.GlobalHostAddresses.push_back(Host);
       // Under unified shared memory the device refers to the host copy of
-      // a link variable directly.
-      if (USM && E.EntryKind == OffloadEntry::LinkGlobal)
+      // a link variable directly, and so to that of a `declare target to`
+      // variable, which clang then reaches through a reference pointer.
+      if (USM && (E.EntryKind == OffloadEntry::LinkGlobal ||
+                  isReferencePointer(E)))
         std::memcpy(DeviceAddress, E.Address, sizeof(void *));
       break;
     }
