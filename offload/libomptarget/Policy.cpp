@@ -60,8 +60,12 @@ void offload::targetConstructFailed(const ident_t *Loc) {
   if (!Known)
     errorMessage("Source location information not present. Compile with -g "
                  "or -gline-tables-only.");
+  // The policy named is the resolved one, as upstream's runtime words it:
+  // OMP_TARGET_OFFLOAD=DEFAULT becomes mandatory once a device exists (and
+  // disabled when none does, when no construct can fail).
+  bool Resolved = offloadPolicy() == OffloadPolicy::Mandatory ||
+                  Runtime::get().numDevices() > 0;
   fatalError(Known ? Where.c_str() : nullptr,
              "failure of target construct while offloading is %s",
-             offloadPolicy() == OffloadPolicy::Mandatory ? "mandatory"
-                                                         : "default");
+             Resolved ? "mandatory" : "default");
 }
