@@ -31,9 +31,32 @@ LookupResult MappingTable::lookup(uintptr_t Begin, uint64_t Size) {
       return Result;
     }
   }
+  if (Size == 0) {
+    // A zero-sized lookup (use_device_ptr/use_device_addr, a zero-length
+    // section) also finds the entry whose extended range holds Begin: the
+    // range between the entry and the base its map named. Clang passes the
+    // base of `p[3:4]` (p's value) for use_device_addr(p[3:4]), and the
+    // program adds the offset to the device address it gets back. The
+    // entry before Begin counts when its base lies after Begin, the entry
+    // after it when its base lies at or before Begin (as upstream's
+    // runtime looks them up).
+    if (After != Entries.begin()) {
+      MapEntry &Before = std::prev(After)->second;
+      if (Begin < Before.HstBase) {
+        Result.Entry = &Before;
+        Result.Status = LookupResult::Contained;
+        return Result;
+      }
+    }
+    if (After != Entries.end() && After->second.HstBase <= Begin) {
+      Result.Entry = &After->second;
+      Result.Status = LookupResult::Contained;
+    }
+    return Result;
+  }
   // Begin is not covered; the range still overlaps if an entry starts inside
   // it.
-  if (Size != 0 && After != Entries.end() && After->first < End) {
+  if (After != Entries.end() && After->first < End) {
     Result.Entry = &After->second;
     Result.Status = LookupResult::Overlap;
   }

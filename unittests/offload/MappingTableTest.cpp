@@ -51,6 +51,31 @@ TEST(MappingTable, ZeroLengthLookupsFindTheEnclosingEntry) {
   EXPECT_EQ(T.lookup(0x1fff, 0).Status, LookupResult::Absent);
 }
 
+TEST(MappingTable, ZeroLengthLookupsFindTheExtendedRange) {
+  // map(p[3:4]) of an int array: the entry starts 12 bytes after the base
+  // named by the map (p's value).
+  MappingTable T;
+  MapEntry Section = entry(0x100c, 0x10, 0x900c);
+  Section.HstBase = 0x1000;
+  T.insert(Section);
+  // use_device_addr(p[3:4]) looks up p's value with size 0: found, and
+  // translated so that adding the offset gives the section's device copy.
+  LookupResult R = T.lookup(0x1000, 0);
+  ASSERT_EQ(R.Status, LookupResult::Contained);
+  EXPECT_EQ(R.Entry->translate(0x1000) + 12, 0x900cu);
+  EXPECT_EQ(T.lookup(0x1004, 0).Status, LookupResult::Contained);
+  // Before the base: absent. A sized lookup never uses the extension.
+  EXPECT_EQ(T.lookup(0xffc, 0).Status, LookupResult::Absent);
+  EXPECT_EQ(T.lookup(0x1000, 4).Status, LookupResult::Absent);
+  // An entry whose base lies after it extends the range forwards.
+  MappingTable U;
+  MapEntry Back = entry(0x2000, 0x10, 0xa000);
+  Back.HstBase = 0x2040;
+  U.insert(Back);
+  EXPECT_EQ(U.lookup(0x2030, 0).Status, LookupResult::Contained);
+  EXPECT_EQ(U.lookup(0x2040, 0).Status, LookupResult::Absent);
+}
+
 TEST(MappingTable, ReportsPartialOverlapOnBothSides) {
   MappingTable T;
   T.insert(entry(0x1000, 0x100, 0x9000));
