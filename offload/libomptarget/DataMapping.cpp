@@ -630,7 +630,12 @@ bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
     // A member is new when its struct is (a declare mapper chains members
     // of members: the element of an array section, its fields...).
     bool ParentNew = IsMember && Parent < I && IsNew[Parent];
-    IsNew[I] = New || ParentNew;
+    // Storage this construct allocated is new to every item in it, in
+    // particular to the components of a declare mapper applied to a member
+    // of a new struct, which arrive as a list of their own. (Step 1 left no
+    // other construct's entry Creating.)
+    bool CreatedHere = E && E->State == MapState::Creating;
+    IsNew[I] = New || ParentNew || CreatedHere;
     if (!E) {
       // Under unified shared memory the pointee stays in host memory, so a
       // mapped pointer (such as the reference pointer of a declare target
@@ -641,7 +646,7 @@ bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
       continue;
     }
     if (has(Item.Type, OMP_TGT_MAPTYPE_TO) &&
-        (New || ParentNew || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
+        (IsNew[I] || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
       planCopy(T, *E, Item, /*ToDevice=*/true);
     // Written now; step 3 writes it again if a copy covers it.
     if (PointerEntry && !attachPointer(D, Table, *PointerEntry, addr(Item.Base),
