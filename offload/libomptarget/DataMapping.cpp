@@ -652,10 +652,16 @@ bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
     if (PointerEntry && !attachPointer(D, Table, *PointerEntry, addr(Item.Base),
                                        *E, addr(Item.Begin)))
       return false;
-    if (has(Item.Type, OMP_TGT_MAPTYPE_RETURN_PARAM))
-      Maps.Bases[I] =
-          reinterpret_cast<void *>(E->translate(addr(Item.Begin)) -
-                                   (addr(Item.Begin) - addr(Item.Base)));
+    if (has(Item.Type, OMP_TGT_MAPTYPE_RETURN_PARAM)) {
+      // The base the region adds its offset to: for ptr_and_obj, Base is
+      // where the pointer (or reference) is stored, and the base is its
+      // value.
+      uintptr_t Base = addr(Item.Base);
+      if (has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ))
+        std::memcpy(&Base, Item.Base, sizeof(Base));
+      Maps.Bases[I] = reinterpret_cast<void *>(
+          E->translate(addr(Item.Begin)) - (addr(Item.Begin) - Base));
+    }
   }
   for (int32_t I : LambdaCaptures)
     if (!attachIfBothMapped(D, Table, Maps.item(I)))
