@@ -8,6 +8,7 @@
 
 #include "offload-mlir/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
@@ -571,6 +572,9 @@ void buildOffloadPipeline(OpPassManager &PM) {
   PM.addPass(createMarkDeclareTargetPass());
   PM.addPass(createMemRefMapsPass());
   PM.addPass(createFilterFunctionsPass());
+  // Subviews and other strided views become explicit metadata arithmetic.
+  PM.addPass(memref::createExpandStridedMetadataPass());
+  PM.addPass(createLowerAffinePass());
   PM.addPass(createSCFToControlFlowPass());
   PM.addPass(createArithToLLVMConversionPass());
   PM.addPass(createConvertControlFlowToLLVMPass());
@@ -578,6 +582,36 @@ void buildOffloadPipeline(OpPassManager &PM) {
   PM.addPass(createFinalizeMemRefToLLVMConversionPass());
   PM.addPass(createConvertOpenMPToLLVMPass());
   PM.addPass(createReconcileUnrealizedCastsPass());
+}
+
+LogicalResult checkLoweredModule(ModuleOp Module) {
+  bool Failed = false;
+  Module.walk([&](Operation *Op) {
+    if (Op == Module.getOperation())
+      return WalkResult::advance();
+    Dialect *D = Op->getDialect();
+    if (D && isa<LLVM::LLVMDialect, omp::OpenMPDialect>(D))
+      return WalkResult::advance();
+    // A cast left over marks a value whose producer or user was not lowered;
+    // that operation is reported instead when there is one.
+    if (isa<UnrealizedConversionCastOp>(Op))
+      return WalkResult::advance();
+    Op->emitError() << "'" << Op->getName()
+                    << "' was not lowered to the LLVM dialect: mlir-offload "
+                       "lowers the func, arith, scf, cf, memref and affine "
+                       "dialects (docs/MLIR.md)";
+    Failed = true;
+    return WalkResult::skip();
+  });
+  if (Failed)
+    return failure();
+  Module.walk([&](UnrealizedConversionCastOp Cast) {
+    Cast.emitError() << "a value of type " << Cast.getOperandTypes()
+                     << " could not be converted to " << Cast.getResultTypes()
+                     << " while lowering to the LLVM dialect";
+    Failed = true;
+  });
+  return failure(Failed);
 }
 
 } // namespace offload::mlir_passes

@@ -18,11 +18,14 @@
 #ifndef OFFLOAD_MLIR_PASSES_H
 #define OFFLOAD_MLIR_PASSES_H
 
+#include "mlir/Support/LogicalResult.h"
+
 #include <memory>
 
 namespace mlir {
 class Pass;
 class OpPassManager;
+class ModuleOp;
 } // namespace mlir
 
 namespace offload::mlir_passes {
@@ -40,6 +43,10 @@ void registerOffloadPasses();
 /// arith, scf, cf and memref dialects (and the OpenMP operations using their
 /// types) to the LLVM dialect.
 void buildOffloadPipeline(mlir::OpPassManager &PM);
+
+/// Reports, at its location, every operation of \p Module that the pipeline
+/// left outside the LLVM and OpenMP dialects.
+mlir::LogicalResult checkLoweredModule(mlir::ModuleOp Module);
 
 } // namespace offload::mlir_passes
 

@@ -36,6 +36,8 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -188,6 +190,19 @@ Options parseOptions(int Argc, char **Argv) {
   if (Opts.Triples.empty())
     fail("no offload target: pass -fopenmp-targets=<triple> or "
          "--offload-arch=<arch>");
+  for (const std::string &TT : Opts.Triples) {
+    Triple T(TT);
+    if (!T.isNVPTX() && !T.isAMDGPU() && T.getArch() != Triple::x86_64 &&
+        T.getArch() != Triple::aarch64)
+      fail("unsupported offload target '" + TT +
+           "' (x86_64-pc-linux-gnu, nvptx64-nvidia-cuda, amdgcn-amd-amdhsa)");
+    if ((T.isNVPTX() || T.isAMDGPU()) &&
+        llvm::none_of(Opts.Archs, [&](const std::string &Arch) {
+          return tripleForArch(Arch) == TT;
+        }))
+      fail("offload target '" + TT + "' needs an architecture: pass " +
+           "--offload-arch=" + (T.isNVPTX() ? "sm_XX" : "gfxNNN"));
+  }
   return Opts;
 }
 
@@ -240,6 +255,27 @@ void optimize(Module &M, TargetMachine &TM, unsigned OptLevel) {
   MPM.run(M, MAM);
 }
 
+/// Moves every stack allocation of \p M into \p AddrSpace; its users see
+/// the generic pointer they had through an address space cast.
+void moveAllocasTo(Module &M, unsigned AddrSpace) {
+  SmallVector<AllocaInst *> Allocas;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *AI = dyn_cast<AllocaInst>(&I))
+        if (AI->getAddressSpace() != AddrSpace)
+          Allocas.push_back(AI);
+  for (AllocaInst *AI : Allocas) {
+    IRBuilder<> B(AI);
+    AllocaInst *Moved =
+        B.CreateAlloca(AI->getAllocatedType(), AddrSpace, AI->getArraySize());
+    Moved->setAlignment(AI->getAlign());
+    Moved->takeName(AI);
+    Value *Generic = B.CreateAddrSpaceCast(Moved, AI->getType());
+    AI->replaceAllUsesWith(Generic);
+    AI->eraseFromParent();
+  }
+}
+
 class Driver {
 public:
   Driver(const Options &Opts) : Opts(Opts) {}
@@ -286,19 +322,26 @@ std::unique_ptr<Module> Driver::translate(Target &T, StringRef HostIRPath) {
   verbose("lowering the " + What);
   mlir::PassManager PM(&Context);
   offload::mlir_passes::buildOffloadPipeline(PM);
-  if (mlir::failed(PM.run(M)))
+  if (mlir::failed(PM.run(M)) ||
+      mlir::failed(offload::mlir_passes::checkLoweredModule(M)))
     fail("cannot lower the " + What + " of '" + Opts.Input +
          "' to the LLVM "
          "dialect (see the errors above)");
 
   verbose("translating the " + What + " to LLVM IR");
-  std::unique_ptr<Module> IR =
-      mlir::translateModuleToLLVMIR(M, LLVMCtx, Opts.Input);
+  // The LLVM dialect lowering puts stack slots in address space 0; AMDGPU
+  // wants them in its private address space, so they are moved after the
+  // translation, and the module is verified then.
+  bool IsAMDGPU = T.TT.isAMDGPU();
+  std::unique_ptr<Module> IR = mlir::translateModuleToLLVMIR(
+      M, LLVMCtx, Opts.Input, /*disableVerification=*/IsAMDGPU);
   if (!IR)
     fail("cannot translate the " + What + " of '" + Opts.Input +
          "' to LLVM IR (see the errors above)");
   IR->setTargetTriple(T.TT);
   IR->setDataLayout(T.TM->createDataLayout());
+  if (IsAMDGPU)
+    moveAllocasTo(*IR, IR->getDataLayout().getAllocaAddrSpace());
   if (T.IsGPU) {
     for (Function &F : *IR) {
       if (F.isDeclaration())

@@ -1,6 +1,6 @@
 // Memrefs in omp.target regions, end to end on the CPU device: a static 4x8
 // matrix, dynamic vectors whose length the kernel reads from the device
-// descriptor, a rank-0 memref, a declare-target helper calling a nohost
+// descriptor, a rank-0 memref, a strided view, a declare-target helper calling a nohost
 // function, and data kept on the device by enter/exit data with an update in
 // between. A C++ main calls the MLIR functions (memref arguments are passed
 // as the lowered descriptor fields) and checks the results.
@@ -14,10 +14,11 @@
 // CHECK-NEXT: static: bad=0 m[3][7]=63
 // CHECK-NEXT: dynamic: bad=0 y[999]=3997
 // CHECK-NEXT: empty: ok
+// CHECK-NEXT: window: -1 -1 -1 -1 0 1 2 3 4 5 6 7 -1 -1 -1 -1
 // CHECK-NEXT: persistent: before update v[5]=5
 // CHECK-NEXT: persistent: after update v[5]=15 bad=0
 // CHECK-NEXT: persistent: after exit v[5]=15
-// LAUNCH-COUNT-4: Launching kernel __omp_offloading_{{.*}}_{{update_static|axpy|add_ten}}_l
+// LAUNCH-COUNT-5: Launching kernel __omp_offloading_{{.*}}_{{update_static|axpy|fill_window|add_ten}}_l
 
 module {
   // Only on the device: its host body is a trap.
@@ -73,6 +74,24 @@ module {
         %p = arith.mulf %av, %xv : f64
         %s = arith.addf %p, %yv : f64
         memref.store %s, %ay[%i] : memref<?xf64>
+      }
+      omp.terminator
+    }
+    return
+  }
+
+  // A strided view (offset 4) of a 16-element vector: the kernel writes its
+  // index into each of the 8 elements of the view.
+  func.func @fill_window(%v: memref<16xi32>) {
+    %w = memref.subview %v[4] [8] [1] : memref<16xi32> to memref<8xi32, strided<[1], offset: 4>>
+    %m = omp.map.info var_ptr(%w : memref<8xi32, strided<[1], offset: 4>>, i32) map_clauses(tofrom) capture(ByRef) -> memref<8xi32, strided<[1], offset: 4>> {name = "w"}
+    omp.target map_entries(%m -> %a : memref<8xi32, strided<[1], offset: 4>>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      scf.for %i = %c0 to %c8 step %c1 {
+        %iv = arith.index_cast %i : index to i32
+        memref.store %iv, %a[%i] : memref<8xi32, strided<[1], offset: 4>>
       }
       omp.terminator
     }

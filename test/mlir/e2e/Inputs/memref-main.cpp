@@ -11,6 +11,7 @@ void update_static(float *, float *, int64_t, int64_t, int64_t, int64_t,
                    int64_t);
 void axpy(double, double *, double *, int64_t, int64_t, int64_t, double *,
           double *, int64_t, int64_t, int64_t);
+void fill_window(int32_t *, int32_t *, int64_t, int64_t, int64_t);
 void enter(int32_t *, int32_t *, int64_t, int64_t, int64_t);
 void add_ten(int32_t *, int32_t *, int64_t, int64_t, int64_t);
 void update_from(int32_t *, int32_t *, int64_t, int64_t, int64_t);
@@ -46,6 +47,13 @@ int main() {
   // An empty memref maps no data; the kernel sees length 0.
   axpy(1.0, x.data(), x.data(), 0, 0, 1, y.data(), y.data(), 0, 0, 1);
   std::printf("empty: %s\n", y[0] == 1.0 ? "ok" : "changed");
+
+  std::vector<int32_t> w(16, -1);
+  fill_window(w.data(), w.data(), 0, 16, 1);
+  std::printf("window:");
+  for (int32_t e : w)
+    std::printf(" %d", e);
+  std::printf("\n");
 
   std::vector<int32_t> v(64);
   for (int i = 0; i < 64; ++i)
