@@ -16,6 +16,7 @@
 #include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -580,6 +581,7 @@ void buildOffloadPipeline(OpPassManager &PM) {
   PM.addPass(createConvertControlFlowToLLVMPass());
   PM.addPass(createConvertFuncToLLVMPass());
   PM.addPass(createFinalizeMemRefToLLVMConversionPass());
+  PM.addPass(createUBToLLVMConversionPass());
   PM.addPass(createConvertOpenMPToLLVMPass());
   PM.addPass(createReconcileUnrealizedCastsPass());
 }

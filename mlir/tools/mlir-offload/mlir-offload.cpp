@@ -18,13 +18,16 @@
 #include "offload/Offloading/ObjectEmitter.h"
 #include "offload/Offloading/OffloadSection.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -308,9 +311,17 @@ std::unique_ptr<Module> Driver::translate(Target &T, StringRef HostIRPath) {
                      /*assumeNoNestedParallelism=*/false,
                      /*openmpDeviceVersion=*/51, /*noGPULib=*/false);
   } else {
+    // What a frontend left for a device compilation of its own would make
+    // the host translation read another host file.
+    M->removeAttr("omp.host_ir_filepath");
+    M->removeAttr("omp.flags");
     Offload.setTargetTriples(Opts.Triples);
   }
   mlir::Builder B(&Context);
+  // A data layout specification the frontend made for the host does not
+  // describe a GPU; the target's data layout below does.
+  if (T.IsGPU)
+    M->removeAttr("dlti.dl_spec");
   M->setAttr("llvm.target_triple", B.getStringAttr(T.TT.str()));
   M->setAttr(
       "llvm.data_layout",
@@ -359,10 +370,11 @@ std::unique_ptr<Module> Driver::translate(Target &T, StringRef HostIRPath) {
 
 int Driver::run() {
   mlir::DialectRegistry Registry;
-  Registry.insert<mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
-                  mlir::func::FuncDialect, mlir::LLVM::LLVMDialect,
-                  mlir::memref::MemRefDialect, mlir::omp::OpenMPDialect,
-                  mlir::scf::SCFDialect>();
+  Registry.insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
+                  mlir::cf::ControlFlowDialect, mlir::DLTIDialect,
+                  mlir::ub::UBDialect, mlir::func::FuncDialect,
+                  mlir::LLVM::LLVMDialect, mlir::memref::MemRefDialect,
+                  mlir::omp::OpenMPDialect, mlir::scf::SCFDialect>();
   mlir::registerBuiltinDialectTranslation(Registry);
   mlir::registerLLVMDialectTranslation(Registry);
   mlir::registerOpenMPDialectTranslation(Registry);
