@@ -203,6 +203,77 @@ void replaceBodyWithTrap(FunctionOpInterface Func) {
   LLVM::UnreachableOp::create(Builder, Loc);
 }
 
+/// host_eval values of \p Target (loop bounds, team counts the host computes
+/// for the launch) reach the kernel as values: a constant is rebuilt in the
+/// region; any other value gets a by-copy map (a stack slot at the function's
+/// entry, stored before the construct), added in host and device modules
+/// alike so that both see the same kernel arguments. In a device module the
+/// region then reads the map and host_eval is removed: the device
+/// translation expects the region to compute these values itself, as a
+/// frontend's device compilation emits it.
+void lowerHostEval(omp::TargetOp Target, bool IsDevice) {
+  if (Target.getHostEvalVars().empty())
+    return;
+  auto Args = cast<omp::BlockArgOpenMPOpInterface>(Target.getOperation());
+  Block &Entry = Target.getRegion().front();
+  OpBuilder Outside(Target);
+  OpBuilder Inside = OpBuilder::atBlockBegin(&Entry);
+  auto Ptr = LLVM::LLVMPointerType::get(Target.getContext());
+  llvm::SmallVector<Value> Maps(Target.getMapVars());
+  llvm::SmallVector<std::pair<BlockArgument, Value>> Replacements;
+  llvm::SmallVector<Value> HostValues(Target.getHostEvalVars());
+  unsigned MapEnd = Args.getMapBlockArgsStart() + Args.numMapBlockArgs();
+  unsigned Index = 0;
+  for (Value Host : HostValues) {
+    BlockArgument Arg =
+        Entry.getArgument(Args.getHostEvalBlockArgsStart() + Index++);
+    Location Loc = Host.getLoc();
+    Operation *Def = Host.getDefiningOp();
+    if (Def && Def->hasTrait<OpTrait::ConstantLike>()) {
+      if (IsDevice)
+        Replacements.push_back({Arg, Inside.clone(*Def)->getResult(0)});
+      continue;
+    }
+    Type ValueType = Host.getType();
+    Type SlotType = ValueType.isIndex() ? Outside.getI64Type() : ValueType;
+    Value Stored = Host;
+    if (ValueType.isIndex())
+      Stored = arith::IndexCastOp::create(Outside, Loc, SlotType, Host);
+    Value Slot;
+    {
+      OpBuilder::InsertionGuard Guard(Outside);
+      auto Func = Target->getParentOfType<FunctionOpInterface>();
+      Outside.setInsertionPointToStart(&Func.getFunctionBody().front());
+      Value One =
+          LLVM::ConstantOp::create(Outside, Loc, Outside.getI64Type(), 1);
+      Slot = LLVM::AllocaOp::create(Outside, Loc, Ptr, SlotType, One);
+    }
+    LLVM::StoreOp::create(Outside, Loc, Stored, Slot);
+    auto Map = omp::MapInfoOp::create(
+        Outside, Loc, Ptr, Slot, SlotType, omp::ClauseMapFlags::implicit,
+        omp::VariableCaptureKind::ByCopy, Value(), ValueRange(), ArrayAttr(),
+        ValueRange(), FlatSymbolRefAttr(), Outside.getStringAttr(""), false);
+    Maps.push_back(Map);
+    BlockArgument MapArg = Entry.insertArgument(MapEnd++, Ptr, Loc);
+    if (IsDevice) {
+      Value Loaded = LLVM::LoadOp::create(Inside, Loc, SlotType, MapArg);
+      if (ValueType.isIndex())
+        Loaded = arith::IndexCastOp::create(Inside, Loc, ValueType, Loaded);
+      Replacements.push_back({Arg, Loaded});
+    }
+  }
+  Target.getMapVarsMutable().assign(Maps);
+  if (!IsDevice)
+    return;
+  for (auto &[Arg, Value] : Replacements)
+    Arg.replaceAllUsesWith(Value);
+  unsigned Start = Args.getHostEvalBlockArgsStart();
+  unsigned Count = HostValues.size();
+  Target.getHostEvalVarsMutable().clear();
+  for (unsigned I = 0; I < Count; ++I)
+    Entry.eraseArgument(Start);
+}
+
 /// In a device module (omp.is_target_device = true): a function that is
 /// neither declare target nohost/any nor holds an omp.target region is host
 /// code; it is removed, or, while a kept function still refers to it, reduced
@@ -213,6 +284,8 @@ void replaceBodyWithTrap(FunctionOpInterface Func) {
 /// In a host module: the body of every declare target nohost function is
 /// replaced by a trap; the function stays declared for host code (such as
 /// the host fallback of a target region) that names it.
+///
+/// In both, host_eval operands of omp.target are handled by lowerHostEval.
 struct FilterFunctionsPass
     : PassWrapper<FilterFunctionsPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FilterFunctionsPass)
@@ -232,6 +305,8 @@ struct FilterFunctionsPass
     ModuleOp Module = getOperation();
     auto Offload = dyn_cast<omp::OffloadModuleInterface>(Module.getOperation());
     bool IsDevice = Offload && Offload.getIsTargetDevice();
+
+    Module.walk([&](omp::TargetOp Target) { lowerHostEval(Target, IsDevice); });
 
     llvm::SmallVector<FunctionOpInterface> Funcs(
         Module.getOps<FunctionOpInterface>());
