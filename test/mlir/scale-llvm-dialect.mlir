@@ -9,6 +9,8 @@
 // RUN: %clang -fopenmp -fopenmp-targets=%target-cpu %S/Inputs/scale-main.c %t.o -o %t
 // RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t | FileCheck %s
 // RUN: env OMP_TARGET_OFFLOAD=disabled %ours-run %t | FileCheck %s --check-prefix=HOST
+// The program runs on Debian's libomptarget too (cross-runtime).
+// RUN: env OMP_TARGET_OFFLOAD=mandatory %upstream-run %t | FileCheck %s
 
 // IMAGE: OFFLOADING IMAGE [0]:
 // IMAGE-NEXT: kind elf
