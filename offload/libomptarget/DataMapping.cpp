@@ -30,6 +30,7 @@
 
 #include "DataMapping.h"
 #include "Diagnostics.h"
+#include "OMPT.h"
 #include "Profiler.h"
 
 #include <algorithm>
@@ -348,6 +349,8 @@ bool transfer(Device &D, const Transfers::Copy &C) {
   if (C.ToDevice) {
     TraceScope Trace("data submit",
                      [&] { return std::to_string(Item.Size) + " bytes"; });
+    ompt::DataOpScope Op(ompt::DataTransferToDevice, Item.Begin, -1,
+                         C.DeviceAddress, D.Id, Item.Size);
     if (infoFlags() & InfoDataTransfers)
       infoMessage(D.Id,
                   "Copying data from host to device, HstPtr=0x%016" PRIxPTR
@@ -364,6 +367,8 @@ bool transfer(Device &D, const Transfers::Copy &C) {
   }
   TraceScope Trace("data retrieve",
                    [&] { return std::to_string(Item.Size) + " bytes"; });
+  ompt::DataOpScope Op(ompt::DataTransferFromDevice, C.DeviceAddress, D.Id,
+                       Item.Begin, -1, Item.Size);
   if (infoFlags() & InfoDataTransfers)
     infoMessage(D.Id,
                 "Copying data from device to host, TgtPtr=0x%016" PRIxPTR
@@ -473,8 +478,8 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
   // the device uses the host copy.
   if (Item.Size == 0 || Runtime::get().unifiedSharedMemory())
     return nullptr;
-  void *Storage =
-      D.allocate(static_cast<uint64_t>(Item.Size), plugin::AllocKind::Device);
+  void *Storage = D.allocate(static_cast<uint64_t>(Item.Size),
+                             plugin::AllocKind::Device, Item.Begin);
   if (!Storage) {
     errorMessage("device %d cannot allocate %" PRId64 " bytes for %s", D.Id,
                  Item.Size, describeItem(Loc, Item).c_str());

@@ -13,6 +13,7 @@
 
 #include "DataMapping.h"
 #include "Diagnostics.h"
+#include "OMPT.h"
 #include "Policy.h"
 #include "Profiler.h"
 
@@ -30,7 +31,8 @@ constexpr int OffloadFail = ~0;
 enum class DataAction { Enter, Exit, Update };
 
 void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
-                DataAction Action) {
+                DataAction Action,
+                const void *CodePtr = __builtin_return_address(0)) {
   static const char *const Names[] = {"target data / target enter data",
                                       "end of target data / target exit data",
                                       "target update"};
@@ -38,6 +40,8 @@ void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
   Device *D = selectDevice(DeviceId, Loc, Construct);
   if (!D)
     return; // Runs on the host: nothing to map.
+  ompt::RegionScope Region(ompt::dataKind(static_cast<int>(Action)), D->Id,
+                           CodePtr);
   TraceScope Trace(Construct, [&] { return sourceLocation(Loc); });
   static const char *const InfoHeaders[] = {
       "Entering OpenMP data region with being_mapper",
@@ -87,10 +91,12 @@ plugin::KernelLaunchParams launchParams(int32_t NumTeams, int32_t ThreadLimit,
 
 int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
                  int32_t ThreadLimit, void *HostPtr,
-                 __tgt_kernel_arguments *Args) {
+                 __tgt_kernel_arguments *Args,
+                 const void *CodePtr = __builtin_return_address(0)) {
   Device *D = selectDevice(DeviceId, Loc, "target");
   if (!D)
     return OffloadFail; // The compiler's host fallback runs the region.
+  ompt::RegionScope Region(ompt::kernelKind(Args), D->Id, CodePtr);
   if (!Args || Args->Version < 1 || Args->Version > 3) {
     errorMessage("target region at %s: unsupported kernel-argument version "
                  "%u (this runtime reads versions 1 to 3)",
@@ -135,6 +141,7 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
                 Kernel.name(), Params.NumTeams, Params.ThreadLimit);
   {
     TraceScope Trace("kernel", Kernel.name());
+    ompt::SubmitScope Submit(Params.NumTeams);
     if (plugin::Status S = D->plugin().launchKernel(
             Kernel.handle(), KernelArgs.data(),
             static_cast<uint32_t>(KernelArgs.size()), Params, nullptr)) {
@@ -338,6 +345,7 @@ OFFLOAD_API void __tgt_target_nowait_query(void **AsyncHandle) {
       ident_t *Loc, int64_t DeviceId, int32_t ArgNum, void **Bases,            \
       void **Args, int64_t *Sizes, int64_t *Types, void **Names,               \
       void **Mappers, int32_t, void *, int32_t, void *) {                      \
+    ompt::NowaitScope Nowait;                                                  \
     Name##_mapper(Loc, DeviceId, ArgNum, Bases, Args, Sizes, Types, Names,     \
                   Mappers);                                                    \
   }                                                                            \

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Diagnostics.h"
+#include "OMPT.h"
 #include "Policy.h"
 #include "Profiler.h"
 #include "Runtime.h"
@@ -112,11 +113,15 @@ int copyBytes(void *Dst, const void *Src, size_t Length, int DstDevice,
     Device *D = deviceFor(DstDevice, "omp_target_memcpy");
     if (!D)
       return EINVAL;
+    ompt::DataOpScope Op(ompt::DataTransferToDevice, Src, -1, Dst, D->Id,
+                         Length);
     S = D->plugin().dataSubmit(Dst, Src, Length, nullptr);
   } else if (DstHost) {
     Device *D = deviceFor(SrcDevice, "omp_target_memcpy");
     if (!D)
       return EINVAL;
+    ompt::DataOpScope Op(ompt::DataTransferFromDevice, Src, D->Id, Dst, -1,
+                         Length);
     S = D->plugin().dataRetrieve(Dst, Src, Length, nullptr);
   } else {
     Device *From = deviceFor(SrcDevice, "omp_target_memcpy");
@@ -360,9 +365,11 @@ OFFLOAD_API int omp_target_associate_ptr(const void *HostPtr,
   Device *D = deviceFor(DeviceNum, "omp_target_associate_ptr");
   if (!D)
     return EINVAL;
+  uintptr_t Target = reinterpret_cast<uintptr_t>(DevicePtr) + DeviceOffset;
+  ompt::DataOpScope Op(ompt::DataAssociate, HostPtr, -1,
+                       reinterpret_cast<void *>(Target), D->Id, Size);
   LockedMappingTable Table = D->Mappings.lock();
   uintptr_t Host = reinterpret_cast<uintptr_t>(HostPtr);
-  uintptr_t Target = reinterpret_cast<uintptr_t>(DevicePtr) + DeviceOffset;
   LookupResult R = lookupSettled(Table, Host, Size, /*ToRemove=*/false);
   if (R.Status == LookupResult::Contained && R.Entry->HstBegin == Host &&
       R.Entry->size() == Size && R.Entry->TgtBegin == Target)
@@ -390,6 +397,8 @@ OFFLOAD_API int omp_target_disassociate_ptr(const void *HostPtr,
   Device *D = deviceFor(DeviceNum, "omp_target_disassociate_ptr");
   if (!D)
     return EINVAL;
+  ompt::DataOpScope Op(ompt::DataDisassociate, HostPtr, -1, nullptr, D->Id,
+                       0);
   LockedMappingTable Table = D->Mappings.lock();
   uintptr_t Host = reinterpret_cast<uintptr_t>(HostPtr);
   LookupResult R = lookupSettled(Table, Host, 0, /*ToRemove=*/true);

@@ -9,6 +9,7 @@
 #include "Runtime.h"
 #include "Diagnostics.h"
 #include "IndirectCallDevice.h"
+#include "OMPT.h"
 #include "OffloadContainer.h"
 #include "Profiler.h"
 
@@ -276,6 +277,8 @@ bool Device::prepare() {
   if (Broken.load())
     return false;
   if (!PluginDevice.load()) {
+    // Every OMPT event concerns a device, and comes after this.
+    ompt::connect();
     plugin::Status Error;
     plugin::GenericDevice *Created =
         Plugin.Plugin->getDevice(PluginDeviceId, Error);
@@ -287,6 +290,7 @@ bool Device::prepare() {
     }
     Created->setDeviceNumbering(Id, RT.numDevices());
     PluginDevice.store(Created, std::memory_order_release);
+    ompt::deviceInitialized(*this);
   }
   KernelIndex NewKernels;
   bool Loaded = false;
@@ -327,6 +331,7 @@ void Device::loadLibrary(LockedImages &State, RegisteredLibrary &Lib,
   }
   Loaded.Image = std::make_unique<DeviceImage>();
   Loaded.Image->Image = PluginImage;
+  ompt::imageLoaded(*this, Image->Ref.Start, Image->Ref.Size, PluginImage);
   if (infoFlags() & InfoPluginKernel)
     infoMessage(Id, "Loaded %s with %zu entries", Image->Description.c_str(),
                 Image->Entries.size());
@@ -414,6 +419,7 @@ void Device::unloadLibrary(RegisteredLibrary &Lib) {
     removeImageIndirectCalls(plugin(), Id, Image->Image,
                              State->IndirectCalls);
     (void)plugin().unloadImage(Image->Image);
+    ompt::imageUnloaded(*this, Image->Image);
   }
   State->Libraries.erase(It);
 }
@@ -427,8 +433,12 @@ KernelLease Device::acquireKernel(const void *HostId) {
   return KernelLease(K.Handle, K.Name, K.Image);
 }
 
-void *Device::allocate(uint64_t Size, plugin::AllocKind Kind) {
+void *Device::allocate(uint64_t Size, plugin::AllocKind Kind,
+                       const void *HostPtr) {
+  ompt::DataOpScope Op(ompt::DataAlloc, HostPtr, /*SrcDevice=*/-1, nullptr, Id,
+                       Size);
   void *Ptr = plugin().allocate(Size, Kind);
+  Op.setDest(Ptr);
   if (Ptr) {
     LiveAllocations.fetch_add(1, std::memory_order_relaxed);
     TotalAllocations.fetch_add(1, std::memory_order_relaxed);
@@ -437,6 +447,8 @@ void *Device::allocate(uint64_t Size, plugin::AllocKind Kind) {
 }
 
 plugin::Status Device::free(void *Ptr, plugin::AllocKind Kind) {
+  ompt::DataOpScope Op(ompt::DataDelete, Ptr, Id, nullptr, /*DestDevice=*/-1,
+                       0);
   plugin::Status S = plugin().free(Ptr, Kind);
   if (!S && Ptr)
     LiveAllocations.fetch_sub(1, std::memory_order_relaxed);

@@ -129,7 +129,10 @@ public:
   /// Device memory for the runtime's own use (maps, private copies,
   /// omp_target_alloc): the plugin's allocate and free, counted so that
   /// LIBOMPTARGET_ALLOCATION_REPORT can tell what was never freed.
-  void *allocate(uint64_t Size, plugin::AllocKind Kind);
+  /// \p HostPtr, when the storage mirrors host data, is what OMPT tools
+  /// are told the allocation is for.
+  void *allocate(uint64_t Size, plugin::AllocKind Kind,
+                 const void *HostPtr = nullptr);
   plugin::Status free(void *Ptr, plugin::AllocKind Kind);
   /// Prints the count of allocations not freed, when the device was used.
   void reportAllocations();

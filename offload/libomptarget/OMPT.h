@@ -1,0 +1,202 @@
+//===- OMPT.h - OpenMP tools interface: target callbacks and tracing ------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The target side of OMPT (OpenMP 5.1, section 4): the tool is found and
+// initialized by libomp; at the first registration libomptarget asks libomp
+// for a connection (`ompt_libomp_connect`, as upstream's runtime does) and
+// takes the tool's device and target callbacks from it. Device tracing
+// (ompt_start_trace and friends) is reached through the lookup function
+// passed to the tool's device_initialize callback.
+//
+// Without a tool every hook costs one relaxed load of `ompt::Active` and a
+// branch predicted not taken.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_LIBOMPTARGET_OMPT_H
+#define OFFLOAD_LIBOMPTARGET_OMPT_H
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace offload {
+class Device;
+namespace ompt {
+
+/// True while a tool gets target callbacks or a device is being traced.
+extern std::atomic<bool> Active;
+
+inline bool active() {
+  return __builtin_expect(Active.load(std::memory_order_relaxed), false);
+}
+
+/// Asks libomp for the tool's callbacks; once, before the first device is
+/// initialized (which every event follows).
+void connect();
+
+// The numbering of OpenMP 5.1's ompt_target_t and ompt_target_data_op_t.
+enum TargetKind : int {
+  Target = 1,
+  TargetEnterData = 2,
+  TargetExitData = 3,
+  TargetUpdate = 4,
+  TargetNowait = 9,
+  TargetEnterDataNowait = 10,
+  TargetExitDataNowait = 11,
+  TargetUpdateNowait = 12,
+};
+enum DataOpKind : int {
+  DataAlloc = 1,
+  DataTransferToDevice = 2,
+  DataTransferFromDevice = 3,
+  DataDelete = 4,
+  DataAssociate = 5,
+  DataDisassociate = 6,
+};
+
+/// The kind of a data construct: 0 enter, 1 exit, 2 update.
+inline TargetKind dataKind(int Action) {
+  return static_cast<TargetKind>(TargetEnterData + Action);
+}
+/// The kind of a kernel launch from its kernel arguments (bit 0 of Flags:
+/// nowait).
+template <typename KernelArgsT> TargetKind kernelKind(const KernelArgsT *Args) {
+  return Args && Args->Version >= 2 && (Args->Flags & 1) ? TargetNowait
+                                                         : Target;
+}
+
+/// Marks the enclosing construct as `nowait`, so that the region below it
+/// reports the _nowait kind.
+class NowaitScope {
+public:
+  NowaitScope();
+  ~NowaitScope();
+  NowaitScope(const NowaitScope &) = delete;
+  NowaitScope &operator=(const NowaitScope &) = delete;
+
+private:
+  bool Saved;
+};
+
+/// A target construct on device \p DeviceNum: target_emi (or target)
+/// begin here, end when the scope closes; the data operations and kernel
+/// submissions inside it are correlated to it.
+class RegionScope {
+public:
+  RegionScope(TargetKind Kind, int DeviceNum, const void *CodePtr) {
+    if (active())
+      begin(Kind, DeviceNum, CodePtr);
+  }
+  ~RegionScope() {
+    if (Started)
+      end();
+  }
+  RegionScope(const RegionScope &) = delete;
+  RegionScope &operator=(const RegionScope &) = delete;
+
+private:
+  void begin(TargetKind Kind, int DeviceNum, const void *CodePtr);
+  void end();
+  bool Started = false;
+  TargetKind Kind = Target;
+};
+
+/// One data operation (target_data_op_emi / target_data_op, and a trace
+/// record). \p Src and \p Dest follow OpenMP: for an allocation the host
+/// address and the device storage, for a delete the device storage.
+class DataOpScope {
+public:
+  DataOpScope(DataOpKind Kind, const void *Src, int SrcDevice, const void *Dest,
+              int DestDevice, size_t Bytes) {
+    if (active())
+      begin(Kind, Src, SrcDevice, Dest, DestDevice, Bytes);
+  }
+  ~DataOpScope() {
+    if (Started)
+      end();
+  }
+  /// The device address an allocation produced (reported at its end).
+  void setDest(const void *Dest) { this->Dest = Dest; }
+  DataOpScope(const DataOpScope &) = delete;
+  DataOpScope &operator=(const DataOpScope &) = delete;
+
+private:
+  void begin(DataOpKind Kind, const void *Src, int SrcDevice, const void *Dest,
+             int DestDevice, size_t Bytes);
+  void end();
+  bool Started = false;
+  DataOpKind Kind = DataAlloc;
+  int SrcDevice = 0, DestDevice = 0;
+  const void *Src = nullptr, *Dest = nullptr;
+  size_t Bytes = 0;
+  uint64_t StartTime = 0;
+};
+
+/// One kernel launch (target_submit_emi / target_submit, and a trace
+/// record).
+class SubmitScope {
+public:
+  explicit SubmitScope(unsigned RequestedTeams) {
+    if (active())
+      begin(RequestedTeams);
+  }
+  ~SubmitScope() {
+    if (Started)
+      end();
+  }
+  SubmitScope(const SubmitScope &) = delete;
+  SubmitScope &operator=(const SubmitScope &) = delete;
+
+private:
+  void begin(unsigned RequestedTeams);
+  void end();
+  bool Started = false;
+  unsigned Teams = 0;
+  uint64_t StartTime = 0;
+};
+
+/// Device events; each returns at once without a tool.
+void deviceInitialized(Device &D);
+void imageLoaded(Device &D, const void *HostImage, size_t Bytes,
+                 const void *ModuleKey);
+void imageUnloaded(Device &D, const void *ModuleKey);
+/// Delivers the traces, then device_finalize for every initialized device;
+/// at exit.
+void finalizeDevices();
+
+//===----------------------------------------------------------------------===//
+// Tracing (OMPTTrace.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Nanoseconds of CLOCK_MONOTONIC: ompt_get_device_time of every device.
+uint64_t now();
+/// The lookup function given to device_initialize.
+using LookupResult = void (*)(void);
+LookupResult lookupDeviceFunction(const char *Name);
+/// Whether any device is being traced (kept in Active too).
+bool tracingAnyDevice();
+/// Append a record to \p DeviceNum's trace when it is traced and records
+/// that kind of event.
+void traceTarget(int DeviceNum, uint64_t Time, uint64_t TargetId, int Kind,
+                 int Endpoint, uint64_t TaskId, const void *CodePtr);
+void traceDataOp(int DeviceNum, uint64_t Start, uint64_t End, uint64_t TargetId,
+                 uint64_t HostOpId, int OpType, const void *Src, int SrcDevice,
+                 const void *Dest, int DestDevice, size_t Bytes,
+                 const void *CodePtr);
+void traceKernel(int DeviceNum, uint64_t Start, uint64_t End, uint64_t TargetId,
+                 uint64_t HostOpId, unsigned Teams);
+/// Delivers every device's partly filled buffer and stops tracing; at exit.
+void stopAllTraces();
+/// Recomputes Active from the callbacks and the traced devices.
+void updateActive();
+
+} // namespace ompt
+} // namespace offload
+
+#endif // OFFLOAD_LIBOMPTARGET_OMPT_H
