@@ -642,6 +642,12 @@ void registerOffloadPasses() {
   PassRegistration<MarkDeclareTargetPass>();
   PassRegistration<MemRefMapsPass>();
   PassRegistration<FilterFunctionsPass>();
+  PassPipelineRegistration<>(
+      "omp-offload-pipeline",
+      "What mlir-offload runs on each copy of a module (whose "
+      "omp.is_target_device attribute says host or device) before "
+      "translating it to LLVM IR",
+      [](OpPassManager &PM) { buildOffloadPipeline(PM); });
 }
 
 void buildOffloadPipeline(OpPassManager &PM) {

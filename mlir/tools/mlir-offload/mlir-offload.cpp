@@ -84,6 +84,7 @@ struct Options {
   unsigned OptLevel = 2;
   bool Compile = false;
   bool Verbose = false;
+  bool SaveTemps = false;
 };
 
 [[noreturn]] void fail(const Twine &Message) {
@@ -108,6 +109,10 @@ void printHelp() {
             "  -c                          compile only (the only mode)\n"
             "  -o <file>                   output object\n"
             "  -v                          print each step\n"
+            "  -save-temps                 keep the LLVM IR of each "
+            "compilation next to the output\n"
+            "                              (<output>.host.ll, "
+            "<output>.<triple>[-<arch>].ll)\n"
             "See docs/MLIR.md.\n";
 }
 
@@ -142,6 +147,8 @@ Options parseOptions(int Argc, char **Argv) {
       Opts.Compile = true;
     } else if (Arg == "-v") {
       Opts.Verbose = true;
+    } else if (Arg == "-save-temps" || Arg == "--save-temps") {
+      Opts.SaveTemps = true;
     } else if (Arg == "-fopenmp") {
       // Accepted for symmetry with clang; offload is always on.
     } else if (Arg == "-o") {
@@ -359,6 +366,17 @@ std::unique_ptr<Module> Driver::translate(Target &T, StringRef HostIRPath) {
         continue;
       F.addFnAttr("target-cpu", T.Arch);
     }
+  }
+  if (Opts.SaveTemps) {
+    std::string Name = Opts.Output + "." +
+                       (T.IsDevice ? T.TT.str() : std::string("host")) +
+                       (T.IsGPU ? "-" + T.Arch : std::string()) + ".ll";
+    std::error_code EC;
+    raw_fd_ostream Temp(Name, EC, sys::fs::OF_Text);
+    if (EC)
+      fail("cannot write '" + Name + "': " + EC.message());
+    IR->print(Temp, nullptr);
+    verbose("wrote " + Name);
   }
   std::string Message;
   raw_string_ostream OS(Message);
