@@ -165,8 +165,16 @@ Options parseOptions(int Argc, char **Argv) {
     } else if (auto Targets = Value("-fopenmp-targets")) {
       SmallVector<StringRef> Parts;
       Targets->split(Parts, ',', -1, /*KeepEmpty=*/false);
-      for (StringRef Part : Parts)
-        Opts.Triples.push_back(Triple::normalize(Part));
+      for (StringRef Part : Parts) {
+        // Short names as clang accepts them: nvptx64, amdgcn.
+        std::string TT = Triple::normalize(Part);
+        if (Part == "nvptx64")
+          TT = "nvptx64-nvidia-cuda";
+        else if (Part == "amdgcn")
+          TT = "amdgcn-amd-amdhsa";
+        if (!llvm::is_contained(Opts.Triples, TT))
+          Opts.Triples.push_back(TT);
+      }
     } else if (auto Arch = Value("--offload-arch")) {
       Opts.Archs.push_back(Arch->str());
     } else if (auto Arch = Value("-offload-arch")) {
