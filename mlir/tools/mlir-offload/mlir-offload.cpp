@@ -296,7 +296,7 @@ void moveAllocasTo(Module &M, unsigned AddrSpace) {
 
 class Driver {
 public:
-  Driver(const Options &Opts) : Opts(Opts) {}
+  explicit Driver(const Options &Opts) : Opts(Opts) {}
   int run();
 
 private:
