@@ -1,8 +1,8 @@
 // Memrefs in omp.target regions, end to end on the CPU device: a static 4x8
 // matrix, dynamic vectors whose length the kernel reads from the device
-// descriptor, a rank-0 memref, a strided view, a declare-target helper calling a nohost
-// function, and data kept on the device by enter/exit data with an update in
-// between. A C++ main calls the MLIR functions (memref arguments are passed
+// descriptor, a rank-0 memref, a strided view, a target data region, a
+// declare-target helper calling a nohost function, and data kept on the
+// device by enter/exit data with an update in between. A C++ main calls the MLIR functions (memref arguments are passed
 // as the lowered descriptor fields) and checks the results.
 // REQUIRES: our-libomptarget
 // RUN: %mlir-offload -fopenmp-targets=%target-cpu -O2 -c %s -o %t.o
@@ -15,10 +15,11 @@
 // CHECK-NEXT: dynamic: bad=0 y[999]=3997
 // CHECK-NEXT: empty: ok
 // CHECK-NEXT: window: -1 -1 -1 -1 0 1 2 3 4 5 6 7 -1 -1 -1 -1
+// CHECK-NEXT: data region: bad=0 d[9]=18
 // CHECK-NEXT: persistent: before update v[5]=5
 // CHECK-NEXT: persistent: after update v[5]=15 bad=0
 // CHECK-NEXT: persistent: after exit v[5]=15
-// LAUNCH-COUNT-5: Launching kernel __omp_offloading_{{.*}}_{{update_static|axpy|fill_window|add_ten}}_l
+// LAUNCH-COUNT-6: Launching kernel __omp_offloading_{{.*}}_{{update_static|axpy|fill_window|twice_in_data_region|add_ten}}_l
 
 module {
   // Only on the device: its host body is a trap.
@@ -92,6 +93,28 @@ module {
       scf.for %i = %c0 to %c8 step %c1 {
         %iv = arith.index_cast %i : index to i32
         memref.store %iv, %a[%i] : memref<8xi32, strided<[1], offset: 4>>
+      }
+      omp.terminator
+    }
+    return
+  }
+
+  // A target data region maps the data once; the target region inside finds
+  // it present and attaches its descriptor to it.
+  func.func @twice_in_data_region(%v: memref<?xi32>) {
+    %m = omp.map.info var_ptr(%v : memref<?xi32>, i32) map_clauses(tofrom) capture(ByRef) -> memref<?xi32> {name = "v"}
+    omp.target_data map_entries(%m : memref<?xi32>) {
+      %t = omp.map.info var_ptr(%v : memref<?xi32>, i32) map_clauses(tofrom) capture(ByRef) -> memref<?xi32> {name = "v"}
+      omp.target map_entries(%t -> %a : memref<?xi32>) {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %n = memref.dim %a, %c0 : memref<?xi32>
+        scf.for %i = %c0 to %n step %c1 {
+          %e = memref.load %a[%i] : memref<?xi32>
+          %f = arith.addi %e, %e : i32
+          memref.store %f, %a[%i] : memref<?xi32>
+        }
+        omp.terminator
       }
       omp.terminator
     }

@@ -12,6 +12,7 @@ void update_static(float *, float *, int64_t, int64_t, int64_t, int64_t,
 void axpy(double, double *, double *, int64_t, int64_t, int64_t, double *,
           double *, int64_t, int64_t, int64_t);
 void fill_window(int32_t *, int32_t *, int64_t, int64_t, int64_t);
+void twice_in_data_region(int32_t *, int32_t *, int64_t, int64_t, int64_t);
 void enter(int32_t *, int32_t *, int64_t, int64_t, int64_t);
 void add_ten(int32_t *, int32_t *, int64_t, int64_t, int64_t);
 void update_from(int32_t *, int32_t *, int64_t, int64_t, int64_t);
@@ -54,6 +55,15 @@ int main() {
   for (int32_t e : w)
     std::printf(" %d", e);
   std::printf("\n");
+
+  std::vector<int32_t> d(10);
+  for (int i = 0; i < 10; ++i)
+    d[i] = i;
+  twice_in_data_region(d.data(), d.data(), 0, 10, 1);
+  bad = 0;
+  for (int i = 0; i < 10; ++i)
+    bad += d[i] != 2 * i;
+  std::printf("data region: bad=%d d[9]=%d\n", bad, d[9]);
 
   std::vector<int32_t> v(64);
   for (int i = 0; i < 64; ++i)
