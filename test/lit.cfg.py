@@ -44,16 +44,78 @@ ld_ours = "env LD_LIBRARY_PATH={0}".format(libdir)
 ld_upstream = "env LD_LIBRARY_PATH={0}".format(config.llvm_libdir)
 timeout = "timeout --signal=KILL 300"
 
+# Sanitizer runs (scripts/sanitize.sh, docs/Testing.md): `--param
+# sanitizer=thread|address` (or OFFLOAD_TEST_SANITIZER) tests a prefix whose
+# runtime is instrumented. Its libraries leave the sanitizer runtime's symbols
+# to the executable, so every test program is compiled and linked with the
+# same -fsanitize. flang-22 has no -fsanitize, and Debian's linker wrapper
+# would link the sanitizer runtime into the CPU device image too (which
+# fails), so %flang and the %upstream-* drivers link the runtime archives the
+# way clang's driver does, and their programs are not instrumented
+# themselves. %sanitizer-link-flags holds those link options for the few
+# RUN lines that call a driver by its path (empty without a sanitizer).
+# Features: `tsan` or `asan` (asan means address+undefined) and `sanitizer`,
+# for the few tests that cannot run under one (each says why).
+sanitizer = lit_config.params.get(
+    "sanitizer", os.environ.get("OFFLOAD_TEST_SANITIZER", ""))
+sanitize_c = ""
+sanitize_link = ""
+if sanitizer:
+    rt_dir = os.path.join(os.path.dirname(config.llvm_bindir), "lib", "clang",
+                          getattr(config, "llvm_version_major", "22"), "lib",
+                          "linux")
+    if sanitizer == "thread":
+        sanitize_c = "-fsanitize=thread"
+        runtimes = ["tsan", "tsan_cxx"]
+        config.available_features.add("tsan")
+    elif sanitizer == "address":
+        sanitize_c = "-fsanitize=address,undefined " \
+            "-fno-sanitize-recover=undefined"
+        runtimes = ["asan_static", "asan", "asan_cxx"]
+        config.available_features.add("asan")
+    else:
+        lit_config.fatal("sanitizer must be thread or address, not " +
+                         repr(sanitizer))
+    config.available_features.add("sanitizer")
+    sanitize_c += " -fno-omit-frame-pointer"
+    archives = [os.path.join(rt_dir, "libclang_rt.{0}-x86_64.a".format(rt))
+                for rt in runtimes]
+    symbol_lists = ["--dynamic-list=" + archive + ".syms"
+                    for archive in archives if os.path.exists(archive + ".syms")]
+    sanitize_link = "-Wl," + ",".join(
+        ["--whole-archive"] + archives + ["--no-whole-archive"] +
+        symbol_lists + ["-lstdc++", "-lm", "-lrt", "-ldl", "-lresolv"])
+    # Instrumented programs run several times slower.
+    timeout = "timeout --signal=KILL 1500"
+    # The sanitizers' settings come from the caller (scripts/sanitize.sh).
+    for var in ("TSAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                "LSAN_OPTIONS"):
+        if var in os.environ:
+            config.environment[var] = os.environ[var]
+    # Debian's libomp is not instrumented: Archer, its OMPT tool for TSan,
+    # tells TSan about libomp's synchronisation (barriers, tasks, locks).
+    archer = os.path.join(config.llvm_libdir, "libarcher.so")
+    if sanitizer == "thread" and os.path.exists(archer):
+        config.environment["OMP_TOOL_LIBRARIES"] = archer
+
+
+def with_flags(command, flags):
+    return command + " " + flags if flags else command
+
 config.substitutions += [
-    ("%clangxx", os.path.join(bindir, "clang++")),
-    ("%clang", os.path.join(bindir, "clang")),
-    ("%flang", os.path.join(bindir, "flang")),
+    ("%clangxx", with_flags(os.path.join(bindir, "clang++"), sanitize_c)),
+    ("%clang", with_flags(os.path.join(bindir, "clang"), sanitize_c)),
+    ("%flang", with_flags(os.path.join(bindir, "flang"), sanitize_link)),
     ("%upstream-clangxx",
-     os.path.join(config.llvm_bindir, "clang++") + " " + upstream_link),
+     with_flags(os.path.join(config.llvm_bindir, "clang++") + " " +
+                upstream_link, sanitize_link)),
     ("%upstream-clang",
-     os.path.join(config.llvm_bindir, "clang") + " " + upstream_link),
+     with_flags(os.path.join(config.llvm_bindir, "clang") + " " +
+                upstream_link, sanitize_link)),
     ("%upstream-flang",
-     os.path.join(config.llvm_bindir, "flang") + " " + upstream_link),
+     with_flags(os.path.join(config.llvm_bindir, "flang") + " " +
+                upstream_link, sanitize_link)),
+    ("%sanitizer-link-flags", sanitize_link),
     ("%upstream-run", ld_upstream + " " + timeout),
     ("%ours-run", ld_ours + " " + timeout),
     ("%run", timeout),

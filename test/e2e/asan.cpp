@@ -1,6 +1,8 @@
 // The runtime and a program exercising maps, declare target, mappers and
 // the omp_target_* API run clean under AddressSanitizer (leaks included).
 // REQUIRES: our-libomptarget
+// AddressSanitizer cannot be combined with ThreadSanitizer in one program.
+// UNSUPPORTED: tsan
 // RUN: %clangxx -fsanitize=address -fopenmp -fopenmp-targets=%target-cpu %s -o %t
 // RUN: env OMP_TARGET_OFFLOAD=mandatory ASAN_OPTIONS=detect_leaks=1 %ours-run %t 2>&1 | FileCheck %s
 #include <cstdio>

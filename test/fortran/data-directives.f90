@@ -4,7 +4,7 @@
 ! RUN: %flang -fopenmp -fopenmp-targets=%target-cpu %s -o %t
 ! RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t | FileCheck %s
 ! The flang-new shim, as Debian's flang-new, is the same driver.
-! RUN: %prefix/bin/flang-new -fopenmp -fopenmp-targets=%target-cpu %s -o %t.new
+! RUN: %prefix/bin/flang-new %sanitizer-link-flags -fopenmp -fopenmp-targets=%target-cpu %s -o %t.new
 ! RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t.new | FileCheck %s
 program data_directives
   implicit none
