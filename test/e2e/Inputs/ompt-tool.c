@@ -12,7 +12,12 @@
 #include <time.h>
 
 static ompt_set_callback_t set_callback;
+// Target callbacks come from every thread that runs a construct (nowait
+// regions run on libomp's helper threads), so ids are taken atomically.
 static uint64_t next_id = 1;
+static uint64_t take_id(void) {
+  return __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+}
 static int tracing;
 
 static ompt_set_trace_ompt_t set_trace_ompt;
@@ -194,7 +199,7 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t ep,
                           ompt_data_t *target_task_data,
                           ompt_data_t *target_data, const void *codeptr_ra) {
   if (ep == ompt_scope_begin)
-    target_data->value = next_id++;
+    target_data->value = take_id();
   printf("target: %s %s dev %d target_id=%llu codeptr=%s\n", target_kind(kind),
          endpoint(ep), device_num, (unsigned long long)target_data->value,
          codeptr_ra ? "set" : "null");
@@ -212,7 +217,7 @@ static void on_data_op_emi(ompt_scope_endpoint_t ep,
                            int dest_device_num, size_t bytes,
                            const void *codeptr_ra) {
   if (ep == ompt_scope_begin)
-    *host_op_id = next_id++;
+    *host_op_id = take_id();
   printf("data_op: %s %s src_dev %d dest_dev %d bytes=%zu target_id=%llu "
          "op_id=%llu src=%s dest=%s\n",
          data_op(optype), endpoint(ep), src_device_num, dest_device_num, bytes,
@@ -225,7 +230,7 @@ static void on_submit_emi(ompt_scope_endpoint_t ep, ompt_data_t *target_data,
                           ompt_id_t *host_op_id,
                           unsigned int requested_num_teams) {
   if (ep == ompt_scope_begin)
-    *host_op_id = next_id++;
+    *host_op_id = take_id();
   printf("submit: %s target_id=%llu op_id=%llu teams=%u\n", endpoint(ep),
          (unsigned long long)target_data->value,
          (unsigned long long)*host_op_id, requested_num_teams);
