@@ -185,8 +185,8 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
     return true;
   }();
   (void)ExitHookInstalled;
-  Libraries.emplace_back();
-  RegisteredLibrary &Lib = Libraries.back();
+  Libraries.push_back(std::make_shared<RegisteredLibrary>());
+  RegisteredLibrary &Lib = *Libraries.back();
   Lib.Desc = Desc;
   std::string Error;
   if (!readEntryTable(Desc->HostEntriesBegin, Desc->HostEntriesEnd,
@@ -222,10 +222,12 @@ void Runtime::unregisterLibrary(const __tgt_bin_desc *Desc) {
     return;
   std::lock_guard<std::recursive_mutex> Guard(Lock);
   for (auto It = Libraries.begin(); It != Libraries.end(); ++It) {
-    if (It->Desc != Desc)
+    if ((*It)->Desc != Desc)
       continue;
-    for (int32_t I = 0, E = NumActiveDevices.load(); I < E; ++I)
-      Devices[I]->unloadLibrary(*It);
+    // Devices unload the image in their next prepare(): waiting for them
+    // here, inside the library's dlclose, would wait for a device that is
+    // loading an image and so waiting for the loader this thread holds.
+    (*It)->Unregistered = true;
     Libraries.erase(It);
     ++Generation;
     return;
@@ -271,8 +273,8 @@ bool Device::prepare() {
   if (PluginDevice.load(std::memory_order_acquire) &&
       LoadedGeneration.load(std::memory_order_acquire) == RT.Generation.load())
     return true;
-  // Slow path: the registry lock comes first, as in unregisterLibrary.
-  std::lock_guard<std::recursive_mutex> RTGuard(RT.Lock);
+  // Slow path, under the Images lock; the registry lock only while the
+  // registry is read (see Runtime::Lock).
   LockedImages State = Images.lock();
   if (Broken.load())
     return false;
@@ -292,51 +294,101 @@ bool Device::prepare() {
     PluginDevice.store(Created, std::memory_order_release);
     ompt::deviceInitialized(*this);
   }
+  std::vector<LoadedLibrary> Staged;
+  std::vector<const RegisteredLibrary *> Unregistered;
+  uint64_t Generation;
+  {
+    std::lock_guard<std::recursive_mutex> RTGuard(RT.Lock);
+    Generation = RT.Generation.load();
+    for (auto &[Lib, Loaded] : State->Libraries)
+      if (Loaded.Lib->Unregistered)
+        Unregistered.push_back(Lib);
+    for (const std::shared_ptr<RegisteredLibrary> &Lib : RT.Libraries)
+      if (!State->Libraries.count(Lib.get()))
+        Staged.push_back(stageLibrary(Lib));
+  }
+  // Unloads first: a library loaded next may reuse the host addresses of
+  // one unloaded (its kernels' and globals' keys).
+  for (const RegisteredLibrary *Lib : Unregistered) {
+    auto It = State->Libraries.find(Lib);
+    unloadLibrary(It->second, State);
+    State->Libraries.erase(It);
+  }
   KernelIndex NewKernels;
-  bool Loaded = false;
-  for (RegisteredLibrary &Lib : RT.Libraries)
-    if (!State->Libraries.count(&Lib)) {
-      loadLibrary(State, Lib, NewKernels);
-      Loaded = true;
-    }
-  if (Loaded && !NewKernels.empty()) {
+  for (LoadedLibrary &Loaded : Staged) {
+    const RegisteredLibrary *Key = Loaded.Lib.get();
+    LoadedLibrary &Slot = State->Libraries[Key] = std::move(Loaded);
+    loadLibrary(Slot, State, NewKernels);
+  }
+  if (!NewKernels.empty()) {
     auto Next = std::make_unique<KernelIndex>(*Kernels.read());
     // A kernel of a later library replaces one with the same host entry.
     for (auto &[HostId, Record] : NewKernels)
       (*Next)[HostId] = Record;
     Kernels.replace(std::move(Next));
   }
-  LoadedGeneration.store(RT.Generation.load(), std::memory_order_release);
+  LoadedGeneration.store(Generation, std::memory_order_release);
   return !Broken.load();
 }
 
-void Device::loadLibrary(LockedImages &State, RegisteredLibrary &Lib,
-                         KernelIndex &NewKernels) {
-  LoadedLibrary &Loaded = State->Libraries[&Lib];
-  const ImageRecord *Image = nullptr;
-  for (const ImageRecord &Candidate : Lib.Images)
+Device::LoadedLibrary
+Device::stageLibrary(const std::shared_ptr<RegisteredLibrary> &Lib) {
+  LoadedLibrary Loaded;
+  Loaded.Lib = Lib;
+  for (const ImageRecord &Candidate : Lib->Images)
     if (Plugin.Plugin->isImageCompatible(Candidate.Ref)) {
-      Image = &Candidate;
+      Loaded.Record = &Candidate;
       break;
     }
-  if (!Image)
+  if (!Loaded.Record)
+    return Loaded; // Nothing for this kind of device in that library.
+  const ImageRecord &Record = *Loaded.Record;
+  auto Image = std::make_unique<DeviceImage>();
+  Image->Bytes.reset(new char[Record.Ref.Size]);
+  std::memcpy(Image->Bytes.get(), Record.Ref.Start, Record.Ref.Size);
+  Image->Ref = Record.Ref;
+  Image->Ref.Start = Image->Bytes.get();
+  size_t NameBytes = 0;
+  for (const OffloadEntry &E : Record.Entries)
+    NameBytes += E.Name ? std::strlen(E.Name) + 1 : 0;
+  Image->NameStorage.reset(new char[NameBytes]);
+  Image->Entries = Record.Entries;
+  char *Next = Image->NameStorage.get();
+  for (OffloadEntry &E : Image->Entries) {
+    if (!E.Name)
+      continue;
+    size_t Length = std::strlen(E.Name) + 1;
+    std::memcpy(Next, E.Name, Length);
+    E.Name = Next;
+    Next += Length;
+  }
+  Loaded.Image = std::move(Image);
+  return Loaded;
+}
+
+void Device::loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
+                         KernelIndex &NewKernels) {
+  if (!Loaded.Image)
     return; // Nothing for this kind of device in that library.
-  TraceScope Trace("load image", Image->Description);
+  DeviceImage &Image = *Loaded.Image;
+  const ImageRecord &Record = *Loaded.Record;
+  TraceScope Trace("load image", Record.Description);
   plugin::GenericDevice &Dev = plugin();
   plugin::LoadedImage *PluginImage = nullptr;
-  if (plugin::Status S = Dev.loadImage(Image->Ref, PluginImage)) {
+  if (plugin::Status S = Dev.loadImage(Image.Ref, PluginImage)) {
     errorMessage("device %d: %s", Id, S.message().c_str());
     Broken.store(true);
+    Loaded.Image.reset();
     return;
   }
-  Loaded.Image = std::make_unique<DeviceImage>();
-  Loaded.Image->Image = PluginImage;
-  ompt::imageLoaded(*this, Image->Ref.Start, Image->Ref.Size, PluginImage);
+  Image.Image = PluginImage;
+  // Tools are told where the registered image is, as upstream does.
+  ompt::imageLoaded(*this, Record.Ref.Start, Record.Ref.Size, PluginImage);
   if (infoFlags() & InfoPluginKernel)
-    infoMessage(Id, "Loaded %s with %zu entries", Image->Description.c_str(),
-                Image->Entries.size());
+    infoMessage(Id, "Loaded %s with %zu entries", Record.Description.c_str(),
+                Image.Entries.size());
   bool USM = Runtime::get().unifiedSharedMemory();
-  for (const OffloadEntry &E : Image->Entries) {
+  for (const OffloadEntry &E : Image.Entries) {
     switch (E.EntryKind) {
     case OffloadEntry::Kernel: {
       plugin::KernelHandle Handle;
@@ -345,7 +397,7 @@ void Device::loadLibrary(LockedImages &State, RegisteredLibrary &Lib,
         Broken.store(true);
         continue;
       }
-      NewKernels[E.Address] = {Handle, E.Name, Loaded.Image.get()};
+      NewKernels[E.Address] = {Handle, E.Name, &Image};
       break;
     }
     case OffloadEntry::Global:
@@ -373,9 +425,15 @@ void Device::loadLibrary(LockedImages &State, RegisteredLibrary &Lib,
       // Under unified shared memory the device refers to the host copy of
       // a link variable directly, and so to that of a `declare target to`
       // variable, which clang then reaches through a reference pointer.
+      // The host copy belongs to the library: read it only while the
+      // library is registered.
       if (USM && (E.EntryKind == OffloadEntry::LinkGlobal ||
-                  isReferencePointer(E)))
-        std::memcpy(DeviceAddress, E.Address, sizeof(void *));
+                  isReferencePointer(E))) {
+        Runtime &RT = Runtime::get();
+        std::lock_guard<std::recursive_mutex> RTGuard(RT.Lock);
+        if (!Loaded.Lib->Unregistered)
+          std::memcpy(DeviceAddress, E.Address, sizeof(void *));
+      }
       break;
     }
     case OffloadEntry::Indirect:
@@ -386,17 +444,12 @@ void Device::loadLibrary(LockedImages &State, RegisteredLibrary &Lib,
       break;
     }
   }
-  if (!addImageIndirectCalls(Dev, Id, PluginImage, Image->Description.c_str(),
-                             Image->Entries, State->IndirectCalls))
+  if (!addImageIndirectCalls(Dev, Id, PluginImage, Record.Description.c_str(),
+                             Image.Entries, State->IndirectCalls))
     Broken.store(true);
 }
 
-void Device::unloadLibrary(RegisteredLibrary &Lib) {
-  LockedImages State = Images.lock();
-  auto It = State->Libraries.find(&Lib);
-  if (It == State->Libraries.end())
-    return;
-  LoadedLibrary &Loaded = It->second;
+void Device::unloadLibrary(LoadedLibrary &Loaded, LockedImages &State) {
   {
     LockedMappingTable Table = Mappings.lock();
     for (uintptr_t Host : Loaded.GlobalHostAddresses) {
@@ -421,7 +474,6 @@ void Device::unloadLibrary(RegisteredLibrary &Lib) {
     (void)plugin().unloadImage(Image->Image);
     ompt::imageUnloaded(*this, Image->Image);
   }
-  State->Libraries.erase(It);
 }
 
 KernelLease Device::acquireKernel(const void *HostId) {

@@ -42,10 +42,16 @@ struct ImageRecord {
   std::vector<OffloadEntry> Entries;
 };
 
+/// A registered descriptor. Its bytes (images, entry names) belong to the
+/// executable or library that registered it and vanish with its dlclose, so
+/// they are read only under Runtime::Lock while the library is registered.
+/// The record itself lives as long as a device still has its image loaded.
 struct RegisteredLibrary {
   const __tgt_bin_desc *Desc = nullptr;
   std::vector<OffloadEntry> HostEntries;
   std::vector<ImageRecord> Images;
+  /// Set, under Runtime::Lock, by unregisterLibrary.
+  bool Unregistered = false;
 };
 
 struct PluginRecord {
@@ -58,9 +64,22 @@ struct PluginRecord {
 };
 
 /// One image loaded on a device, and the launches using its kernels.
+///
+/// The image is loaded from a private copy of the registered bytes and entry
+/// names, taken under Runtime::Lock: loading (dlopen for the CPU device)
+/// takes the dynamic loader's lock, which a dlopen or dlclose on another
+/// thread holds while its library registers or unregisters, so loading
+/// must not hold the lock those wait for, nor read bytes they may unmap.
 struct DeviceImage {
   plugin::LoadedImage *Image = nullptr;
   UseCount Launches;
+  /// The image bytes and the plugin's view of them (strings point into the
+  /// RegisteredLibrary, which outlives this).
+  std::unique_ptr<char[]> Bytes;
+  plugin::DeviceImageRef Ref;
+  /// The image's entries, their names pointing into NameStorage.
+  std::vector<OffloadEntry> Entries;
+  std::unique_ptr<char[]> NameStorage;
 };
 
 /// A kernel found for a launch. While it lives, its image stays loaded:
@@ -98,8 +117,11 @@ private:
 ///
 /// Launches take no lock once the device is prepared: prepare() checks
 /// atomics, and acquireKernel() reads a Snapshot of the kernels. What
-/// changes images (loading and unloading libraries) holds the runtime's
-/// registry lock and then the device's Images lock.
+/// changes images (loading and unloading libraries) holds the device's
+/// Images lock, and the runtime's registry lock only while it copies what it
+/// needs from the registry (never across a plugin call that may dlopen).
+/// Unregistering a library only marks it; each device unloads its image in
+/// its next prepare(), which every construct on the device runs first.
 class Device {
 public:
   Device(int32_t Id, PluginRecord &Plugin, int32_t PluginDeviceId)
@@ -109,8 +131,9 @@ public:
   PluginRecord &Plugin;
   const int32_t PluginDeviceId;
 
-  /// Makes the device usable and loads every registered image it has not
-  /// loaded yet. Returns false (after printing why) on failure.
+  /// Makes the device usable, unloads the images of unregistered libraries
+  /// and loads every registered image it has not loaded yet. Returns false
+  /// (after printing why) on failure.
   bool prepare();
   /// The plugin's device; only after prepare() returned true.
   plugin::GenericDevice &plugin() {
@@ -120,11 +143,6 @@ public:
   /// The kernel registered for the host entry address \p HostId; an empty
   /// lease when there is none.
   KernelLease acquireKernel(const void *HostId);
-
-  /// Unloads the device's image of \p Lib, after the launches of its
-  /// kernels that are under way have returned. The caller holds the
-  /// runtime's registry lock.
-  void unloadLibrary(RegisteredLibrary &Lib);
 
   /// Device memory for the runtime's own use (maps, private copies,
   /// omp_target_alloc): the plugin's allocate and free, counted so that
@@ -147,8 +165,11 @@ public:
 
 private:
   struct LoadedLibrary {
+    std::shared_ptr<const RegisteredLibrary> Lib;
     /// Null when the library has no image for this kind of device.
     std::unique_ptr<DeviceImage> Image;
+    /// The registered image Image was copied from.
+    const ImageRecord *Record = nullptr;
     std::vector<uintptr_t> GlobalHostAddresses;
   };
   struct ImageState {
@@ -165,9 +186,16 @@ private:
   };
   using KernelIndex = std::unordered_map<const void *, KernelRecord>;
 
-  /// Loads \p Lib's image, adding its kernels to \p NewKernels.
-  void loadLibrary(LockedImages &State, RegisteredLibrary &Lib,
+  /// Copies what loading \p Lib's image for this device needs. The caller
+  /// holds the runtime's registry lock.
+  LoadedLibrary stageLibrary(const std::shared_ptr<RegisteredLibrary> &Lib);
+  /// Loads the image staged in \p Loaded, adding its kernels to
+  /// \p NewKernels.
+  void loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
                    KernelIndex &NewKernels);
+  /// Unloads the image of \p Loaded, after the launches of its kernels that
+  /// are under way have returned.
+  void unloadLibrary(LoadedLibrary &Loaded, LockedImages &State);
 
   Guarded<ImageState> Images;
   /// Set once by prepare(); null before.
@@ -200,7 +228,11 @@ public:
   }
 
   /// Every registered library, for devices catching up. Callers hold Lock.
-  std::list<RegisteredLibrary> Libraries;
+  std::list<std::shared_ptr<RegisteredLibrary>> Libraries;
+  /// Held briefly: by (un)registration, which runs inside a dlopen/dlclose
+  /// holding the dynamic loader's lock, so whoever holds this must never
+  /// wait for the loader: no image loading under it (the plugins are
+  /// dlopened under it, once, by the first registration).
   std::recursive_mutex Lock;
   std::atomic<uint64_t> Generation{0};
   /// Set once exit() has begun (see registerLibrary).
