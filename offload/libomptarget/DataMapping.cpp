@@ -275,6 +275,10 @@ struct Transfers {
   std::vector<uintptr_t> Removed;
 };
 
+enum class PresentCheck { Map, Unmap, Motion };
+void reportNotPresent(Device &D, LockedMappingTable &Table, const ident_t *Loc,
+                      const MapItem &Item, PresentCheck Kind);
+
 // The first line of each report is upstream's wording (tests and scripts
 // look for it); what it names is appended.
 void reportOverlap(Device &D, LockedMappingTable &Table, const ident_t *Loc,
@@ -284,13 +288,17 @@ void reportOverlap(Device &D, LockedMappingTable &Table, const ident_t *Loc,
               "maps to host at 0x%016" PRIxPTR " (%" PRIu64 " bytes)%s",
               addr(Item.Begin), Item.Size, E.HstBegin, E.size(),
               forItem(Loc, Item).c_str());
+  // A `present` item is also reported as absent, as upstream does: the
+  // range it names is not wholly on the device.
+  if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
+    reportNotPresent(D, Table, Loc, Item, PresentCheck::Map);
+    return;
+  }
   errorMessage("Call to getTargetPointer returned null pointer (device "
                "failure or illegal mapping).");
   if (infoFlags() & InfoDumpTable)
     D.dumpMappingTable(Table, "at the failure");
 }
-
-enum class PresentCheck { Map, Unmap, Motion };
 
 void reportNotPresent(Device &D, LockedMappingTable &Table, const ident_t *Loc,
                       const MapItem &Item, PresentCheck Kind) {
@@ -333,11 +341,18 @@ bool restoreShadows(Device &D, LockedMappingTable &, const MapEntry &E,
 
 /// Step 2: lists a copy of \p Item between the host and \p E's device
 /// copy, pinning \p E unless this construct already owns its state.
-void planCopy(Transfers &T, MapEntry &E, const MapItem &Item, bool ToDevice) {
+void planCopy(Transfers &T, MapEntry &E, const MapItem &Whole, bool ToDevice) {
   if (E.State == MapState::Ready) {
     ++E.Pins;
     T.Pinned.push_back(&E);
   }
+  // An implicit item found in a smaller entry (see lookupItem) copies only
+  // what the entry has.
+  MapItem Item = Whole;
+  uintptr_t Begin = std::max(addr(Item.Begin), E.HstBegin);
+  uintptr_t End = std::min(addr(Item.Begin) + Item.Size, E.HstEnd);
+  Item.Begin = reinterpret_cast<void *>(Begin);
+  Item.Size = End > Begin ? static_cast<int64_t>(End - Begin) : 0;
   T.Copies.push_back({&E, Item,
                       reinterpret_cast<void *>(E.translate(addr(Item.Begin))),
                       ToDevice});
@@ -426,6 +441,19 @@ bool finish(Device &D, LockedMappingTable &Table, Transfers &T) {
   return Ok;
 }
 
+/// The entry of \p Item. An implicit item (a variable the region uses, mapped
+/// whole by default) that extends an entry is found in that entry, as
+/// upstream does: the construct uses what an enclosing construct mapped of
+/// it (`target data map(from: s.y)` around a region using `s`), and counts
+/// a reference on it, instead of failing as an explicit extension does.
+LookupResult lookupItem(LockedMappingTable &Table, const MapItem &Item) {
+  LookupResult R = Table->lookup(addr(Item.Begin), Item.Size);
+  if (R.Status == LookupResult::Overlap &&
+      has(Item.Type, OMP_TGT_MAPTYPE_IMPLICIT))
+    R.Status = LookupResult::Contained;
+  return R;
+}
+
 /// Makes [Begin, Begin+Size) present (or finds it), counting a reference
 /// unless \p CountReference is false. \p IsNew reports a fresh allocation.
 /// Returns null for an absent zero-length item (not an error). A new entry
@@ -436,7 +464,7 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
   IsNew = false;
   Failed = false;
   uintptr_t Begin = addr(Item.Begin);
-  LookupResult R = Table->lookup(Begin, Item.Size);
+  LookupResult R = lookupItem(Table, Item);
   if (R.Status == LookupResult::Overlap) {
     reportOverlap(D, Table, Loc, Item, *R.Entry);
     Failed = true;
@@ -710,7 +738,9 @@ bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
     if (has(Item.Type, OMP_TGT_MAPTYPE_LITERAL | OMP_TGT_MAPTYPE_PRIVATE |
                            OMP_TGT_MAPTYPE_ATTACH))
       continue;
-    LookupResult R = lookupLive(Table, addr(Item.Begin), Item.Size);
+    LookupResult R = lookupItem(Table, Item);
+    if (R.Entry && R.Entry->State == MapState::Releasing)
+      R = LookupResult();
     if (R.Status != LookupResult::Contained) {
       if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT) &&
           !Runtime::get().unifiedSharedMemory()) {
@@ -918,7 +948,7 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
           addr(Copy) - (addr(Item.Begin) - addr(Item.Base))));
       continue;
     }
-    LookupResult R = Table->lookup(addr(Item.Begin), Item.Size);
+    LookupResult R = lookupItem(Table, Item);
     if (R.Status != LookupResult::Contained) {
       // An absent zero-length section (or unified shared memory): the
       // device sees the original pointer value.

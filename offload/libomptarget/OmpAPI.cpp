@@ -241,8 +241,11 @@ OFFLOAD_API int omp_target_is_present(const void *Ptr, int DeviceNum) {
   if (Runtime::get().unifiedSharedMemory())
     return 1;
   (void)D->prepare(); // declare target globals become present on load
+  // The storage Ptr refers to, of unknown size: its first byte, as upstream
+  // asks. A zero-size lookup would answer for a pointer into the extended
+  // range of a mapped section (arr[0] when arr[50:2] is mapped).
   LockedMappingTable Table = D->Mappings.lock();
-  return lookupSettled(Table, reinterpret_cast<uintptr_t>(Ptr), 0,
+  return lookupSettled(Table, reinterpret_cast<uintptr_t>(Ptr), 1,
                        /*ToRemove=*/false)
              .Status == LookupResult::Contained;
 }
