@@ -427,8 +427,9 @@ bool finish(Device &D, LockedMappingTable &Table, Transfers &T) {
                   ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRIu64 ", Name=%s",
                   E->HstBegin, E->TgtBegin, E->size(),
                   mapName(E->Name).c_str());
-    if (E->Allocation && !E->Associated)
-      Frees.push_back(E->Allocation);
+    // Entries hold the only references to blocks, all under the lock.
+    if (E->Block && E->Block.use_count() == 1)
+      Frees.push_back(E->Block->Memory);
     Table->erase(Key);
   }
   if (!T.Created.empty() || !T.Pinned.empty() || !T.Removed.empty())
@@ -456,11 +457,13 @@ LookupResult lookupItem(LockedMappingTable &Table, const MapItem &Item) {
 
 /// Makes [Begin, Begin+Size) present (or finds it), counting a reference
 /// unless \p CountReference is false. \p IsNew reports a fresh allocation.
+/// \p StructStart: the item is the combined entry of a struct's members.
 /// Returns null for an absent zero-length item (not an error). A new entry
 /// is Creating until \p T is finished.
 MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
                      const ident_t *Loc, const MapItem &Item,
-                     bool CountReference, bool &IsNew, bool &Failed) {
+                     bool CountReference, bool StructStart, bool &IsNew,
+                     bool &Failed) {
   IsNew = false;
   Failed = false;
   uintptr_t Begin = addr(Item.Begin);
@@ -472,15 +475,17 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
   }
   if (R.Status == LookupResult::Contained) {
     MapEntry &E = *R.Entry;
-    if (CountReference && !E.Permanent) {
-      if (has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD))
+    bool Hold = has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD);
+    // A permanent entry's dynamic count is infinite; its hold count is
+    // still counted (omp_target_disassociate_ptr refuses while it is set).
+    bool Counted = CountReference && (!E.Permanent || Hold);
+    if (Counted) {
+      if (Hold)
         ++E.HoldRefCount;
       else
         ++E.DynRefCount;
     }
     if (infoFlags() & InfoMappingExists) {
-      bool Counted = CountReference && !E.Permanent;
-      bool Hold = has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD);
       bool Implicit = has(Item.Type, OMP_TGT_MAPTYPE_IMPLICIT);
       std::string Dyn = E.Permanent ? "INF" : std::to_string(E.DynRefCount);
       std::string HoldCount = std::to_string(E.HoldRefCount);
@@ -506,20 +511,38 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
   // the device uses the host copy.
   if (Item.Size == 0 || Runtime::get().unifiedSharedMemory())
     return nullptr;
-  void *Storage = D.allocate(static_cast<uint64_t>(Item.Size),
-                             plugin::AllocKind::Device, Item.Begin);
-  if (!Storage) {
-    errorMessage("device %d cannot allocate %" PRId64 " bytes for %s", D.Id,
-                 Item.Size, describeItem(Loc, Item).c_str());
-    Failed = true;
-    return nullptr;
+  uintptr_t End = Begin + Item.Size;
+  uintptr_t Base = addr(Item.Base);
+  bool NearBase = Base < Begin && Begin - Base <= MaxStructLeadBytes;
+  // Another part of the same struct may be mapped already: use its block
+  // when it covers this range, so the members keep their offsets.
+  std::shared_ptr<DeviceBlock> Block;
+  if (Base <= Begin && Begin - Base <= MaxStructLeadBytes)
+    Block = Table->findStructBlock(Base, Begin, End);
+  if (!Block) {
+    // A struct's block starts at the struct, so members before this part
+    // that a later construct maps find room at their offsets.
+    uintptr_t BlockBegin = StructStart && NearBase ? Base : Begin;
+    void *Memory = D.allocate(End - BlockBegin, plugin::AllocKind::Device,
+                              Item.Begin);
+    if (!Memory) {
+      errorMessage("device %d cannot allocate %" PRIu64 " bytes for %s", D.Id,
+                   static_cast<uint64_t>(End - BlockBegin),
+                   describeItem(Loc, Item).c_str());
+      Failed = true;
+      return nullptr;
+    }
+    Block = std::make_shared<DeviceBlock>();
+    Block->Memory = Memory;
+    Block->HstBegin = BlockBegin;
+    Block->HstEnd = End;
   }
   MapEntry New;
   New.HstBegin = Begin;
-  New.HstEnd = Begin + Item.Size;
-  New.HstBase = addr(Item.Base);
-  New.TgtBegin = addr(Storage);
-  New.Allocation = Storage;
+  New.HstEnd = End;
+  New.HstBase = Base;
+  New.TgtBegin = addr(Block->Memory) + (Begin - Block->HstBegin);
+  New.Block = Block;
   New.Name = Item.Name;
   // Filled without the lock (step 3); others wait until it is Ready.
   New.State = MapState::Creating;
@@ -538,7 +561,8 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
                 ", HstPtrBegin=0x%016" PRIxPTR ", TgtAllocBegin=0x%016" PRIxPTR
                 ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
                 ", DynRefCount=%" PRIu64 ", HoldRefCount=%" PRIu64 ", Name=%s",
-                New.HstBase, Begin, New.TgtBegin, New.TgtBegin, Item.Size,
+                New.HstBase, Begin, addr(New.Block->Memory), New.TgtBegin,
+                Item.Size,
                 New.DynRefCount, New.HoldRefCount, mapName(Item.Name).c_str());
   MapEntry &Inserted = Table->insert(New);
   T.Created.push_back(&Inserted);
@@ -650,14 +674,20 @@ bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
       Pointer.Type &= ~static_cast<int64_t>(OMP_TGT_MAPTYPE_PRESENT);
       bool PointerNew, Failed;
       PointerEntry = enterRange(D, Table, T, Loc, Pointer,
-                                /*CountReference=*/false, PointerNew, Failed);
+                                /*CountReference=*/false,
+                                /*StructStart=*/false, PointerNew, Failed);
       if (Failed)
         return false;
     }
 
     bool New, Failed;
+    // The combined entry of a struct's mapped members: the next items are
+    // its members.
+    bool StructStart = I + 1 < Maps.Count &&
+                       parentIndex(Maps.item(I + 1).Type) == I;
     MapEntry *E = enterRange(D, Table, T, Loc, Item,
-                             /*CountReference=*/!IsMember, New, Failed);
+                             /*CountReference=*/!IsMember, StructStart, New,
+                             Failed);
     if (Failed)
       return false;
     // A member is new when its struct is (a declare mapper chains members
@@ -755,15 +785,14 @@ bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
     int64_t Parent = parentIndex(Item.Type);
     bool IsMember = Parent >= 0 && Parent < Maps.Count &&
                     !has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ);
-    if (!IsMember && !E.Permanent) {
+    if (!IsMember && has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD)) {
+      if (E.HoldRefCount)
+        --E.HoldRefCount;
+    } else if (!IsMember && !E.Permanent) {
       if (has(Item.Type, OMP_TGT_MAPTYPE_DELETE))
         E.DynRefCount = 0;
-      else if (has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD)) {
-        if (E.HoldRefCount)
-          --E.HoldRefCount;
-      } else if (E.DynRefCount) {
+      else if (E.DynRefCount)
         --E.DynRefCount;
-      }
     }
     Released[I] = E.isReleasable();
     if (infoFlags() & InfoMappingExists) {
@@ -771,7 +800,7 @@ bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
       std::string Dyn = E.Permanent ? "INF" : std::to_string(E.DynRefCount);
       std::string HoldCount = std::to_string(E.HoldRefCount);
       std::string &Changed = Hold ? HoldCount : Dyn;
-      if (IsMember || E.Permanent)
+      if (IsMember || (E.Permanent && !Hold))
         Changed += " (update suppressed)";
       else if (has(Item.Type, OMP_TGT_MAPTYPE_DELETE))
         Changed += " (reset, delayed deletion)";

@@ -69,6 +69,21 @@ MapEntry &MappingTable::insert(const MapEntry &Entry) {
 
 void MappingTable::erase(uintptr_t HstBegin) { Entries.erase(HstBegin); }
 
+std::shared_ptr<DeviceBlock>
+MappingTable::findStructBlock(uintptr_t Base, uintptr_t Begin,
+                              uintptr_t End) const {
+  // A block starting at a struct's base was made for an entry starting at
+  // most MaxStructLeadBytes after it.
+  for (auto It = Entries.lower_bound(Base);
+       It != Entries.end() && It->first - Base <= MaxStructLeadBytes; ++It) {
+    const MapEntry &E = It->second;
+    if (E.HstBase == Base && E.Block && E.Block->HstBegin <= Begin &&
+        End <= E.Block->HstEnd)
+      return E.Block;
+  }
+  return nullptr;
+}
+
 void MappingTable::forEach(
     const std::function<void(const MapEntry &)> &Fn) const {
   for (const auto &KV : Entries)

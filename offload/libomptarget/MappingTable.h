@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace offload {
@@ -54,6 +55,22 @@ enum class MapState : uint8_t {
   Releasing,
 };
 
+/// Device memory mirroring the host range [HstBegin, HstEnd), used by one or
+/// more entries. The parts of one struct mapped by different constructs
+/// share the block allocated for the first (allocated from the struct's
+/// start), so the device copy keeps the struct's layout: a region reaches
+/// every member through the struct's device address.
+struct DeviceBlock {
+  void *Memory = nullptr;
+  uintptr_t HstBegin = 0;
+  uintptr_t HstEnd = 0;
+};
+
+/// The largest distance from a struct's start to its first mapped member
+/// for which a device block covers the bytes between them (device memory
+/// spent so that members mapped later land at their offsets).
+constexpr uint64_t MaxStructLeadBytes = 64 * 1024;
+
 /// One mapped host range and its device copy.
 struct MapEntry {
   uintptr_t HstBegin = 0;
@@ -71,8 +88,9 @@ struct MapEntry {
   bool Permanent = false;
   /// Created by omp_target_associate_ptr (the device memory is the user's).
   bool Associated = false;
-  /// Device memory owned by the entry (freed when it is removed).
-  void *Allocation = nullptr;
+  /// The device memory the entry lives in, when the runtime allocated it;
+  /// freed when the last entry using it is removed.
+  std::shared_ptr<DeviceBlock> Block;
   /// The map's name string (";name;file;line;col;;") or null.
   const void *Name = nullptr;
   /// Attached pointers inside the range.
@@ -118,6 +136,10 @@ public:
   /// range is Absent.
   MapEntry &insert(const MapEntry &Entry);
   void erase(uintptr_t HstBegin);
+  /// A block that entries of the struct at host address \p Base already
+  /// use and that covers [Begin, End), or null.
+  std::shared_ptr<DeviceBlock> findStructBlock(uintptr_t Base, uintptr_t Begin,
+                                               uintptr_t End) const;
   size_t size() const { return Entries.size(); }
   bool empty() const { return Entries.empty(); }
   void forEach(const std::function<void(const MapEntry &)> &Fn) const;

@@ -405,10 +405,25 @@ OFFLOAD_API int omp_target_disassociate_ptr(const void *HostPtr,
   LockedMappingTable Table = D->Mappings.lock();
   uintptr_t Host = reinterpret_cast<uintptr_t>(HostPtr);
   LookupResult R = lookupSettled(Table, Host, 0, /*ToRemove=*/true);
-  if (R.Status != LookupResult::Contained || !R.Entry->Associated ||
-      R.Entry->HstBegin != Host) {
-    errorMessage("omp_target_disassociate_ptr: host address 0x%lx was not "
-                 "associated with omp_target_associate_ptr on device %d",
+  // Upstream's wording first (tests look for it), then what it concerns.
+  if (R.Status != LookupResult::Contained || R.Entry->HstBegin != Host) {
+    errorMessage("Association not found: omp_target_disassociate_ptr of host "
+                 "address 0x%lx on device %d, which has no mapping starting "
+                 "there",
+                 static_cast<unsigned long>(Host), DeviceNum);
+    return EINVAL;
+  }
+  // A structured (ompx_hold) reference forbids it whatever mapped the
+  // pointer, as OpenACC's acc_unmap_data does.
+  if (R.Entry->HoldRefCount) {
+    errorMessage("Trying to disassociate a pointer with a non-zero hold "
+                 "reference count (host address 0x%lx, device %d)",
+                 static_cast<unsigned long>(Host), DeviceNum);
+    return EINVAL;
+  }
+  if (!R.Entry->Associated) {
+    errorMessage("Trying to disassociate a pointer which was not mapped via "
+                 "omp_target_associate_ptr (host address 0x%lx, device %d)",
                  static_cast<unsigned long>(Host), DeviceNum);
     return EINVAL;
   }

@@ -94,6 +94,35 @@ TEST(MappingTable, ReportsPartialOverlapOnBothSides) {
   EXPECT_EQ(T.lookup(0x1100, 0x100).Status, LookupResult::Absent);
 }
 
+TEST(MappingTable, StructBlocksAreFoundByBaseAndCoverage) {
+  MappingTable T;
+  // Members at 0x1010..0x1018 of a struct at 0x1000, in a block that starts
+  // at the struct.
+  MapEntry Members = entry(0x1010, 8, 0x9010);
+  Members.HstBase = 0x1000;
+  Members.Block = std::make_shared<DeviceBlock>();
+  Members.Block->Memory = reinterpret_cast<void *>(0x9000);
+  Members.Block->HstBegin = 0x1000;
+  Members.Block->HstEnd = 0x1018;
+  T.insert(Members);
+  // A member before them, of the same struct: the block has room for it.
+  std::shared_ptr<DeviceBlock> B = T.findStructBlock(0x1000, 0x1000, 0x1004);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Memory, reinterpret_cast<void *>(0x9000));
+  // Past the block's end, or another struct's base: none.
+  EXPECT_FALSE(T.findStructBlock(0x1000, 0x1018, 0x101c));
+  EXPECT_FALSE(T.findStructBlock(0x0ff0, 0x1000, 0x1004));
+  // Out of reach of the scan: a base whose entries start too far away.
+  MapEntry Far = entry(0x1000 + MaxStructLeadBytes + 0x100, 8, 0xa000);
+  Far.HstBase = 0x1000;
+  Far.Block = std::make_shared<DeviceBlock>();
+  Far.Block->HstBegin = 0x1000;
+  Far.Block->HstEnd = Far.HstEnd;
+  T.erase(0x1010);
+  T.insert(Far);
+  EXPECT_FALSE(T.findStructBlock(0x1000, 0x1000, 0x1004));
+}
+
 TEST(MappingTable, EraseRemovesOnlyTheNamedEntry) {
   MappingTable T;
   T.insert(entry(0x1000, 0x10, 0x9000));
