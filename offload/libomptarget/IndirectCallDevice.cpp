@@ -10,6 +10,8 @@
 
 #include "Diagnostics.h"
 
+#include <cinttypes>
+
 namespace offload {
 
 namespace {
@@ -49,7 +51,8 @@ bool installTable(plugin::GenericDevice &Device, int32_t DeviceId,
 bool addImageIndirectCalls(plugin::GenericDevice &Device, int32_t DeviceId,
                            plugin::LoadedImage *Image, const char *Description,
                            const std::vector<OffloadEntry> &Entries,
-                           IndirectCallRegistry &Registry) {
+                           IndirectCallRegistry &Registry,
+                           std::vector<IndirectCallPair> &ImagePairs) {
   IndirectCallDeviceAccess Access;
   Access.FindGlobal = [&](const char *Name, uint64_t Size, void *&Address,
                           std::string &Error) {
@@ -59,6 +62,13 @@ bool addImageIndirectCalls(plugin::GenericDevice &Device, int32_t DeviceId,
   };
   Access.Read = [&](void *HostDst, const void *DeviceSrc, uint64_t Size,
                     std::string &Error) {
+    // A copy like any other, reported as upstream reports it.
+    if (infoFlags() & InfoDataTransfers)
+      infoMessage(DeviceId,
+                  "Copying data from device to host, TgtPtr=0x%016" PRIxPTR
+                  ", HstPtr=0x%016" PRIxPTR ", Size=%" PRIu64 ", Name=unknown",
+                  reinterpret_cast<uintptr_t>(DeviceSrc),
+                  reinterpret_cast<uintptr_t>(HostDst), Size);
     plugin::Status S = Device.dataRetrieve(HostDst, DeviceSrc,
                                            static_cast<int64_t>(Size), nullptr);
     Error = S.message();
@@ -71,6 +81,7 @@ bool addImageIndirectCalls(plugin::GenericDevice &Device, int32_t DeviceId,
     return false;
   }
   bool Contributes = !Pairs.empty();
+  ImagePairs.insert(ImagePairs.end(), Pairs.begin(), Pairs.end());
   Registry.addImage(Image, std::move(Pairs));
   if (Registry.numPairs() == 0)
     return true; // No image has indirect functions: nothing to look up.

@@ -24,12 +24,14 @@ namespace offload {
 
 /// Reads the indirect entries of the just loaded \p Image (described by
 /// \p Description, with \p Entries), records them in \p Registry and
-/// installs the device's table in every image that needs it. Returns false
-/// after printing an error naming device \p DeviceId and the image.
+/// installs the device's table in every image that needs it; the image's
+/// own pairs are appended to \p ImagePairs. Returns false after printing an
+/// error naming device \p DeviceId and the image.
 bool addImageIndirectCalls(plugin::GenericDevice &Device, int32_t DeviceId,
                            plugin::LoadedImage *Image, const char *Description,
                            const std::vector<OffloadEntry> &Entries,
-                           IndirectCallRegistry &Registry);
+                           IndirectCallRegistry &Registry,
+                           std::vector<IndirectCallPair> &ImagePairs);
 
 /// Forgets \p Image, frees its table and reinstalls a smaller table in the
 /// other images when the image contributed pairs.

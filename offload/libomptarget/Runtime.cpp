@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -444,9 +445,36 @@ void Device::loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
       break;
     }
   }
+  std::vector<IndirectCallPair> Functions;
   if (!addImageIndirectCalls(Dev, Id, PluginImage, Record.Description.c_str(),
-                             Image.Entries, State->IndirectCalls))
+                             Image.Entries, State->IndirectCalls, Functions))
     Broken.store(true);
+  // A host function pointer passed to a region (clang passes it as a
+  // zero-size item) becomes its device function: each `declare target
+  // indirect` function is mapped at its host address, with its entry's
+  // size, as upstream maps it (vtables are not: their slots are only
+  // looked up by __llvm_omp_indirect_call_lookup).
+  LockedMappingTable Table = Mappings.lock();
+  for (const OffloadEntry &E : Image.Entries) {
+    if (!(E.Flags & OMP_DECLARE_TARGET_INDIRECT) ||
+        (E.Flags & OMP_DECLARE_TARGET_INDIRECT_VTABLE) || !E.Size)
+      continue;
+    uintptr_t Host = reinterpret_cast<uintptr_t>(E.Address);
+    auto Function = std::find_if(
+        Functions.begin(), Functions.end(),
+        [&](const IndirectCallPair &P) { return P.Host == Host; });
+    if (Function == Functions.end() ||
+        lookupSettled(Table, Host, E.Size, /*ToRemove=*/false).Status !=
+            LookupResult::Absent)
+      continue; // The same function registered by another library.
+    MapEntry Entry;
+    Entry.HstBegin = Entry.HstBase = Host;
+    Entry.HstEnd = Host + E.Size;
+    Entry.TgtBegin = Function->Device;
+    Entry.Permanent = true;
+    Table->insert(Entry);
+    Loaded.GlobalHostAddresses.push_back(Host);
+  }
 }
 
 void Device::unloadLibrary(LoadedLibrary &Loaded, LockedImages &State) {

@@ -4,6 +4,7 @@
 #include "GPUDeviceLinkers.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -13,6 +14,21 @@ namespace wrapper {
 std::string ToolchainPaths::deviceLibDir(const Triple &T) const {
   SmallString<256> Dir(Prefix);
   sys::path::append(Dir, "lib", T.str());
+  if (sys::fs::is_directory(Dir))
+    return Dir.str().str();
+  // x86_64-unknown-linux-gnu and x86_64-pc-linux-gnu name the same CPU
+  // device (upstream's tests use the former; clang normalises
+  // x86_64-linux-gnu to the latter): either finds the runtime installed for
+  // the other.
+  if (T.getVendor() == Triple::UnknownVendor || T.getVendor() == Triple::PC) {
+    Triple Other(T);
+    Other.setVendor(T.getVendor() == Triple::PC ? Triple::UnknownVendor
+                                                : Triple::PC);
+    SmallString<256> OtherDir(Prefix);
+    sys::path::append(OtherDir, "lib", Other.str());
+    if (sys::fs::is_directory(OtherDir))
+      return OtherDir.str().str();
+  }
   return Dir.str().str();
 }
 
