@@ -150,14 +150,25 @@ void offload::userMessage(const char *Fmt, ...) {
   va_end(Args);
 }
 
-void offload::fatalError(const char *Where, const char *Fmt, ...) {
-  std::string Prefix = "omptarget fatal error 1: ";
+[[noreturn]] static void vfatal(int Code, const char *Where, const char *Fmt,
+                                va_list Args) {
+  std::string Prefix = "omptarget fatal error " + std::to_string(Code) + ": ";
   if (Where)
     Prefix = std::string(Where) + ": " + Prefix;
-  va_list Args;
-  va_start(Args, Fmt);
   vprint(Prefix.c_str(), Fmt, Args);
-  va_end(Args);
   fflush(stderr);
   abort();
+}
+
+void offload::fatalError(const char *Where, const char *Fmt, ...) {
+  va_list Args;
+  va_start(Args, Fmt);
+  vfatal(1, Where, Fmt, Args);
+}
+
+void offload::fatalErrorCode(int Code, const char *Where, const char *Fmt,
+                             ...) {
+  va_list Args;
+  va_start(Args, Fmt);
+  vfatal(Code, Where, Fmt, Args);
 }

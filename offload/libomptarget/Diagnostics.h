@@ -55,6 +55,9 @@ std::string mapLocation(const void *Name);
 /// "[<Where>: ]omptarget fatal error 1: ..." and abort.
 [[noreturn, gnu::format(printf, 2, 3)]] void fatalError(const char *Where,
                                                         const char *Fmt, ...);
+/// The same with upstream's error code \p Code (2: inconsistent requires).
+[[noreturn, gnu::format(printf, 3, 4)]] void
+fatalErrorCode(int Code, const char *Where, const char *Fmt, ...);
 
 #define OFFLOAD_DEBUG(...)                                                     \
   do {                                                                         \

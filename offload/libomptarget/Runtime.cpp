@@ -193,15 +193,25 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
   if (!readEntryTable(Desc->HostEntriesBegin, Desc->HostEntriesEnd,
                       Lib.HostEntries, Error))
     errorMessage("registered library: host entry table: %s", Error.c_str());
+  // The requires flags of the compilation units, from the host entries as
+  // upstream reads them (also when an image is unusable), else from the
+  // images' own tables.
+  bool HostRequires = false;
+  for (const OffloadEntry &E : Lib.HostEntries)
+    if (E.EntryKind == OffloadEntry::Requires) {
+      addRequires(static_cast<int64_t>(E.Data));
+      HostRequires = true;
+    }
   for (int32_t I = 0; I < Desc->NumDeviceImages; ++I) {
     ImageRecord Image;
     if (!describeImage(Desc->DeviceImages[I], I, Image))
       continue;
     if (Image.Entries.empty())
       Image.Entries = Lib.HostEntries;
-    for (const OffloadEntry &E : Image.Entries)
-      if (E.EntryKind == OffloadEntry::Requires)
-        addRequires(static_cast<int64_t>(E.Data));
+    if (!HostRequires)
+      for (const OffloadEntry &E : Image.Entries)
+        if (E.EntryKind == OffloadEntry::Requires)
+          addRequires(static_cast<int64_t>(E.Data));
     Lib.Images.push_back(std::move(Image));
   }
   // The image references point into the records' strings, so they are set
@@ -252,14 +262,34 @@ Device *Runtime::device(int64_t Id) {
 }
 
 void Runtime::addRequires(int64_t Flags) {
+  // The clauses every compilation unit of a program must agree on (OpenMP
+  // 5.2, 8.2): the first registration sets them, later ones are checked,
+  // as upstream checks them.
+  static constexpr std::pair<int64_t, const char *> Consistent[] = {
+      {OMP_REQ_REVERSE_OFFLOAD, "reverse_offload"},
+      {OMP_REQ_UNIFIED_ADDRESS, "unified_address"},
+      {OMP_REQ_UNIFIED_SHARED_MEMORY, "unified_shared_memory"},
+      {OMP_REQ_DYNAMIC_ALLOCATORS, "dynamic_allocators"},
+  };
   Flags &= ~static_cast<int64_t>(OMP_REQ_NONE);
-  int64_t Old = RequiresFlags.fetch_or(Flags);
-  if ((Old | Flags) != Old) {
-    std::lock_guard<std::recursive_mutex> Guard(Lock);
-    for (auto &P : Plugins)
-      if (P->Active)
-        P->Plugin->setRequiresFlags(Old | Flags);
+  std::lock_guard<std::recursive_mutex> Guard(Lock);
+  int64_t Old = RequiresFlags.load();
+  if (RequiresRegistered) {
+    for (const auto &[Flag, Clause] : Consistent)
+      if ((Old & Flag) != (Flags & Flag))
+        fatalErrorCode(2, nullptr,
+                       "'#pragma omp requires %s' not used consistently! (a "
+                       "registered compilation unit %s it, an earlier one %s)",
+                       Clause, (Flags & Flag) ? "uses" : "does not use",
+                       (Old & Flag) ? "did" : "did not");
   }
+  RequiresRegistered = true;
+  if ((Old | Flags) == Old)
+    return;
+  RequiresFlags.store(Old | Flags);
+  for (auto &P : Plugins)
+    if (P->Active)
+      P->Plugin->setRequiresFlags(Old | Flags);
 }
 
 //===----------------------------------------------------------------------===//

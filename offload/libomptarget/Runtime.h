@@ -252,6 +252,8 @@ private:
   std::array<std::unique_ptr<Device>, MaxDevices> Devices;
   std::atomic<int32_t> NumActiveDevices{0};
   std::atomic<int64_t> RequiresFlags{0};
+  /// Whether a compilation unit registered its requires flags (under Lock).
+  bool RequiresRegistered = false;
 };
 
 } // namespace offload
