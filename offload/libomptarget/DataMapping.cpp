@@ -268,6 +268,8 @@ struct Transfers {
     void *DeviceAddress;
     bool ToDevice;
   };
+  /// The device the construct maps to (for messages).
+  int32_t DeviceId = 0;
   std::vector<Copy> Copies;
   std::vector<MapEntry *> Created;
   std::vector<MapEntry *> Pinned;
@@ -356,6 +358,15 @@ void planCopy(Transfers &T, MapEntry &E, const MapItem &Whole, bool ToDevice) {
   T.Copies.push_back({&E, Item,
                       reinterpret_cast<void *>(E.translate(addr(Item.Begin))),
                       ToDevice});
+  // Said when decided, so that each copy follows the creation of its entry
+  // as in upstream's output (the copies run after the whole list is
+  // planned).
+  if (ToDevice && (infoFlags() & InfoDataTransfers))
+    infoMessage(T.DeviceId,
+                "Copying data from host to device, HstPtr=0x%016" PRIxPTR
+                ", TgtPtr=0x%016" PRIxPTR ", Size=%" PRId64 ", Name=%s",
+                addr(Item.Begin), addr(T.Copies.back().DeviceAddress),
+                Item.Size, mapName(Item.Name).c_str());
 }
 
 /// Step 3's copy, without the table's lock.
@@ -366,12 +377,6 @@ bool transfer(Device &D, const Transfers::Copy &C) {
                      [&] { return std::to_string(Item.Size) + " bytes"; });
     ompt::DataOpScope Op(ompt::DataTransferToDevice, Item.Begin, -1,
                          C.DeviceAddress, D.Id, Item.Size);
-    if (infoFlags() & InfoDataTransfers)
-      infoMessage(D.Id,
-                  "Copying data from host to device, HstPtr=0x%016" PRIxPTR
-                  ", TgtPtr=0x%016" PRIxPTR ", Size=%" PRId64 ", Name=%s",
-                  addr(Item.Begin), addr(C.DeviceAddress), Item.Size,
-                  mapName(Item.Name).c_str());
     if (plugin::Status S = D.plugin().dataSubmit(C.DeviceAddress, Item.Begin,
                                                  Item.Size, nullptr)) {
       errorMessage("copying %s to device %d failed: %s",
@@ -913,6 +918,7 @@ bool apply(Device &D, const ident_t *Loc, const MapList &Maps, Action A,
   LockedMappingTable Table = D.Mappings.lock();
   waitUntilSettled(Table, *L, A);
   Transfers T;
+  T.DeviceId = D.Id;
   bool Planned = Plan(D, Table, T, Loc, *L);
   if (!Planned)
     T.Copies.clear(); // The construct fails; settle what it touched.

@@ -70,6 +70,13 @@ bool offload::debugEnabled() {
   return Enabled;
 }
 
+/// The file part of a source location: its last path component, as
+/// upstream prints it (`info.c:12:3`; clang records the path as given).
+static std::string fileName(const std::string &Path) {
+  size_t Slash = Path.rfind('/');
+  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+}
+
 std::string offload::sourceLocation(const ident_t *Loc) {
   if (!Loc || !Loc->psource)
     return "unknown";
@@ -77,7 +84,7 @@ std::string offload::sourceLocation(const ident_t *Loc) {
   // ";file;function;line;col;;"
   if (F.size() < 4 || F[0] == "unknown")
     return "unknown";
-  return F[0] + ":" + F[2] + ":" + F[3];
+  return fileName(F[0]) + ":" + F[2] + ":" + F[3];
 }
 
 namespace {
@@ -117,7 +124,7 @@ std::string offload::mapLocation(const void *Name) {
   std::vector<std::string> F = mapNameFields(Name);
   if (F.size() < 4 || F[1] == "unknown")
     return "unknown";
-  return F[1] + ":" + F[2] + ":" + F[3];
+  return fileName(F[1]) + ":" + F[2] + ":" + F[3];
 }
 
 void offload::debugMessage(const char *Fmt, ...) {

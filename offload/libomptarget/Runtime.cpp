@@ -450,7 +450,10 @@ void Device::loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
       Entry.HstEnd = Host + E.Size;
       Entry.TgtBegin = reinterpret_cast<uintptr_t>(DeviceAddress);
       Entry.Permanent = true;
-      Entry.Name = nullptr;
+      // Named in mapping tables by its symbol, as upstream names it.
+      Loaded.GlobalNames.push_back(std::string(";") + E.Name +
+                                   ";unknown;0;0;;");
+      Entry.Name = Loaded.GlobalNames.back().c_str();
       Table->insert(Entry);
       Loaded.GlobalHostAddresses.push_back(Host);
       // Under unified shared memory the device refers to the host copy of
@@ -588,13 +591,15 @@ void Device::dumpMappingTable(LockedMappingTable &Table, const char *Why) {
   infoMessage(Id, "Host Ptr           Target Ptr         Size (B) DynRefCount "
                   "HoldRefCount Declaration");
   Table->forEach([&](const MapEntry &E) {
+    std::string Where = mapLocation(E.Name);
     infoMessage(Id, "0x%016lx 0x%016lx %-8lu %-11s %-12lu %s at %s",
                 static_cast<unsigned long>(E.HstBegin),
                 static_cast<unsigned long>(E.TgtBegin),
                 static_cast<unsigned long>(E.size()),
                 E.Permanent ? "INF" : std::to_string(E.DynRefCount).c_str(),
                 static_cast<unsigned long>(E.HoldRefCount),
-                mapName(E.Name).c_str(), mapLocation(E.Name).c_str());
+                mapName(E.Name).c_str(),
+                Where == "unknown" ? "unknown:0:0" : Where.c_str());
   });
 }
 

@@ -24,6 +24,7 @@
 
 #include <array>
 #include <atomic>
+#include <deque>
 #include <list>
 #include <map>
 #include <memory>
@@ -171,6 +172,8 @@ private:
     /// The registered image Image was copied from.
     const ImageRecord *Record = nullptr;
     std::vector<uintptr_t> GlobalHostAddresses;
+    /// Map-name strings of the image's globals (stable: a deque).
+    std::deque<std::string> GlobalNames;
   };
   struct ImageState {
     std::map<const RegisteredLibrary *, LoadedLibrary> Libraries;

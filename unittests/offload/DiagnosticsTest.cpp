@@ -17,14 +17,15 @@ namespace {
 TEST(Diagnostics, ClangMapNameIsVariableThenFile) {
   const char *Name = ";arr[0:n];/home/u/t.c;16;5;;";
   EXPECT_EQ(mapName(Name), "arr[0:n]");
-  EXPECT_EQ(mapLocation(Name), "/home/u/t.c:16:5");
+  // The file's last component, as upstream prints locations.
+  EXPECT_EQ(mapLocation(Name), "t.c:16:5");
 }
 
 TEST(Diagnostics, FlangMapNameIsFileThenVariable) {
   // Flang writes the fields the other way round.
   const char *Name = ";/home/u/t.F90;anarray(1:5000);99;36;;";
   EXPECT_EQ(mapName(Name), "anarray(1:5000)");
-  EXPECT_EQ(mapLocation(Name), "/home/u/t.F90:99:36");
+  EXPECT_EQ(mapLocation(Name), "t.F90:99:36");
   const char *Relative = ";t.f90;x;3;9;;";
   EXPECT_EQ(mapName(Relative), "x");
   EXPECT_EQ(mapLocation(Relative), "t.f90:3:9");
