@@ -705,6 +705,13 @@ bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
     bool CreatedHere = E && E->State == MapState::Creating;
     IsNew[I] = New || ParentNew || CreatedHere;
     if (!E) {
+      // use_device_ptr/addr of storage that is not mapped: the region keeps
+      // the host address.
+      if (has(Item.Type, OMP_TGT_MAPTYPE_RETURN_PARAM) &&
+          (infoFlags() & InfoEmptyMapping))
+        infoMessage(D.Id,
+                    "variable %s does not have a valid device counterpart",
+                    mapName(Item.Name).c_str());
       // Under unified shared memory the pointee stays in host memory, so a
       // mapped pointer (such as the reference pointer of a declare target
       // variable) must hold the host address on the device too.

@@ -31,6 +31,7 @@ enum InfoKind : uint32_t {
   InfoMappingChanges = 0x08, ///< entries created and removed
   InfoPluginKernel = 0x10,   ///< kernel launches, images loaded
   InfoDataTransfers = 0x20,  ///< every copy between host and device
+  InfoEmptyMapping = 0x40,   ///< use_device_ptr/addr of unmapped storage
 };
 
 uint32_t infoFlags();
