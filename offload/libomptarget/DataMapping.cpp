@@ -507,14 +507,17 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
     }
     return &E;
   }
+  // Under unified shared memory the device uses the host copy, which is
+  // always present.
+  if (Runtime::get().unifiedSharedMemory())
+    return nullptr;
   if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
     reportNotPresent(D, Table, Loc, Item, PresentCheck::Map);
     Failed = true;
     return nullptr;
   }
-  // Zero-length sections never create storage; under unified shared memory
-  // the device uses the host copy.
-  if (Item.Size == 0 || Runtime::get().unifiedSharedMemory())
+  // Zero-length sections never create storage.
+  if (Item.Size == 0)
     return nullptr;
   uintptr_t End = Begin + Item.Size;
   uintptr_t Base = addr(Item.Base);
@@ -586,6 +589,12 @@ bool attachPointer(Device &D, LockedMappingTable &, MapEntry &PointerEntry,
   uintptr_t DeviceValue =
       Pointee.translate(PointeeBegin) - (PointeeBegin - HostValue);
   void *Slot = reinterpret_cast<void *>(PointerEntry.translate(PointerHost));
+  if (infoFlags() & InfoDataTransfers)
+    infoMessage(D.Id,
+                "Copying data from host to device, HstPtr=0x%016" PRIxPTR
+                ", TgtPtr=0x%016" PRIxPTR ", Size=%zu, Name=%s",
+                PointerHost, addr(Slot), sizeof(DeviceValue),
+                mapName(PointerEntry.Name).c_str());
   if (plugin::Status S = D.plugin().dataSubmit(Slot, &DeviceValue,
                                                sizeof(DeviceValue), nullptr)) {
     errorMessage("attaching the pointer at host address 0x%016" PRIxPTR
