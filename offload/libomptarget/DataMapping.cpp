@@ -960,8 +960,34 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
                               const MapList &Maps, std::vector<void *> &Args,
                               PrivateAllocations &Privates) {
   LockedMappingTable Table = D.Mappings.lock();
+  // Device copies of the private items, by item index, for the captures
+  // below.
+  std::vector<void *> PrivateCopies(Maps.Count, nullptr);
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
+    int64_t Parent = parentIndex(Item.Type);
+    if (has(Item.Type, OMP_TGT_MAPTYPE_LITERAL) &&
+        has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ) && Parent >= 0 &&
+        Parent < I && PrivateCopies[Parent]) {
+      // A by-reference capture of a lambda passed by value (firstprivate):
+      // its field in the lambda's private copy must point to the device
+      // copy of the captured variable, as upstream attaches it.
+      MapItem Lambda = Maps.item(static_cast<int32_t>(Parent));
+      LookupResult Pointee = Table->lookup(addr(Item.Begin), 0);
+      uintptr_t Field = addr(Item.Base) - addr(Lambda.Begin);
+      if (Pointee.Status != LookupResult::Contained ||
+          Field + sizeof(void *) > static_cast<uint64_t>(Lambda.Size))
+        continue; // Not mapped: the host address stays (shared memory).
+      uintptr_t DeviceValue = Pointee.Entry->translate(addr(Item.Begin));
+      void *Slot = static_cast<char *>(PrivateCopies[Parent]) + Field;
+      if (plugin::Status S = D.plugin().dataSubmit(
+              Slot, &DeviceValue, sizeof(DeviceValue), nullptr)) {
+        errorMessage("attaching a capture of %s failed: %s",
+                     describeItem(Loc, Lambda).c_str(), S.message().c_str());
+        return false;
+      }
+      continue;
+    }
     if (!has(Item.Type, OMP_TGT_MAPTYPE_TARGET_PARAM))
       continue;
     if (has(Item.Type, OMP_TGT_MAPTYPE_LITERAL)) {
@@ -995,6 +1021,7 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
       Privates.Pointers.push_back(Copy);
       if (!Copied)
         return false;
+      PrivateCopies[I] = Copy;
       Args.push_back(reinterpret_cast<void *>(
           addr(Copy) - (addr(Item.Begin) - addr(Item.Base))));
       continue;
