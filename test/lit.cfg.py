@@ -32,6 +32,13 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ("HOME", "TMPDIR", "OMP_NUM_THREADS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# The wrapper's device-link cache is off in the suites: a link that hits it
+# runs no device-link command, and tests check those commands. The cache's
+# own tests turn it on (OFFLOAD_WRAPPER_CACHE=1) with directories of their
+# own; nothing is ever written to the user's ~/.cache.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root,
+                                                    "cache")
+config.environment["OFFLOAD_WRAPPER_CACHE"] = "0"
 # Tests choose the runtime explicitly; never inherit one from the caller.
 for var in list(config.environment):
     if var.startswith(("LIBOMPTARGET_", "OMP_", "LD_LIBRARY_PATH")):

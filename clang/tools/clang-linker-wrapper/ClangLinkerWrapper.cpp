@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandRunner.h"
+#include "DeviceLinkCache.h"
 #include "DeviceLinker.h"
 #include "InputScanner.h"
 #include "RelocatableOutput.h"
@@ -41,6 +42,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <mutex>
 #include <set>
 
 using namespace llvm;
@@ -153,8 +155,40 @@ private:
                                  " (image from " +
                                  Group.Images.front()->Origin + ")");
       Group.Linker = std::move(*LinkerOrErr);
+      if (std::shared_ptr<DeviceLinkCache> Cache = deviceLinkCache())
+        Group.Linker = createCachingDeviceLinker(
+            std::move(Group.Linker), Cache, Paths,
+            [this](const std::string &Line) { verboseLine(Line); });
     }
     return Error::success();
+  }
+
+  /// The device-link cache of this link, or null when it is off or cannot
+  /// be used (which is said, and the link goes on uncached).
+  std::shared_ptr<DeviceLinkCache> deviceLinkCache() {
+    if (CacheOpened)
+      return Cache;
+    CacheOpened = true;
+    DeviceLinkCacheSettings Settings = resolveDeviceLinkCacheSettings(Config);
+    if (!Settings.Enabled)
+      return nullptr;
+    Expected<std::unique_ptr<DeviceLinkCache>> CacheOrErr =
+        DeviceLinkCache::open(Settings.Directory, Settings.Policy);
+    if (!CacheOrErr) {
+      WithColor::warning(errs(), ToolName)
+          << "device links are not cached: "
+          << toString(CacheOrErr.takeError()) << "\n";
+      return nullptr;
+    }
+    Cache = std::move(*CacheOrErr);
+    return Cache;
+  }
+
+  void verboseLine(const std::string &Line) {
+    if (!Config.Verbose)
+      return;
+    std::lock_guard<std::mutex> Guard(VerboseLock);
+    errs() << ToolName << ": " << Line << "\n";
   }
 
   /// An object with host entries but no image for a target the program is
@@ -267,6 +301,8 @@ private:
     Error All = Error::success();
     for (Error &E : Errors)
       All = joinErrors(std::move(All), std::move(E));
+    if (Cache)
+      Cache->prune();
     return All;
   }
 
@@ -379,6 +415,9 @@ private:
   ScanResult Scan;
   std::vector<ImageGroup> Groups;
   offload::EntryLayout Layout = offload::EntryLayout::Current;
+  bool CacheOpened = false;
+  std::shared_ptr<DeviceLinkCache> Cache;
+  std::mutex VerboseLock;
 };
 
 /// Anchor for finding our own executable.

@@ -58,6 +58,16 @@ def dry_run : Flag<["--"], "dry-run">, Flags<[WrapperOnly]>,
   HelpText<"Print the commands without running them">;
 def wrapper_jobs_EQ : Joined<["--"], "wrapper-jobs=">, Flags<[WrapperOnly]>,
   MetaVarName<"<n>">, HelpText<"Run up to <n> device links in parallel">;
+def wrapper_cache_dir_EQ : Joined<["--"], "wrapper-cache-dir=">,
+  Flags<[WrapperOnly]>, MetaVarName<"<dir>">,
+  HelpText<"Cache device-link outputs in <dir> (default: "
+           "$XDG_CACHE_HOME/offload-toolchain)">;
+def no_wrapper_cache : Flag<["--"], "no-wrapper-cache">, Flags<[WrapperOnly]>,
+  HelpText<"Do not cache device-link outputs">;
+def wrapper_cache_policy_EQ : Joined<["--"], "wrapper-cache-policy=">,
+  Flags<[WrapperOnly]>, MetaVarName<"<policy>">,
+  HelpText<"Pruning policy of the device-link cache, in LLVM's cache policy "
+           "syntax (e.g. cache_size_bytes=1g:prune_after=168h)">;
 def print_wrapped_module : Flag<["--"], "print-wrapped-module">,
   Flags<[WrapperOnly]>,
   HelpText<"Print the IR of the generated registration module to stderr">;

@@ -137,6 +137,15 @@ Expected<WrapperConfig> parseCommandLine(ArrayRef<const char *> Argv) {
       Config.Jobs = Jobs;
       break;
     }
+    case OPT_wrapper_cache_dir_EQ:
+      Config.CacheDir = A->getValue();
+      break;
+    case OPT_no_wrapper_cache:
+      Config.UseCache = false;
+      break;
+    case OPT_wrapper_cache_policy_EQ:
+      Config.CachePolicy = A->getValue();
+      break;
     case OPT_print_wrapped_module:
       Config.PrintWrappedModule = true;
       break;

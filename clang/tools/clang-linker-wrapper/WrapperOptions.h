@@ -59,6 +59,11 @@ struct WrapperConfig {
   bool Help = false;
   /// 0: choose from the machine.
   unsigned Jobs = 0;
+  /// The device-link cache (DeviceLinkCache.h): off with --no-wrapper-cache;
+  /// an empty directory means the default one.
+  bool UseCache = true;
+  std::string CacheDir;
+  std::string CachePolicy;
   std::string CudaPath;
   std::vector<DeviceArg> DeviceLinkerArgs;
   std::vector<DeviceArg> DeviceCompilerArgs;
