@@ -7,6 +7,7 @@ import subprocess
 # Variables that change what libomptarget does; a benchmark must not inherit
 # them from whoever starts it, or the two sides would run differently.
 _STRIPPED_PREFIXES = ("LIBOMPTARGET_", "OMP_", "KMP_", "LD_LIBRARY_PATH",
+                      "OFFLOAD_WRAPPER_",
                       "LD_PRELOAD")
 
 

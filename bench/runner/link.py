@@ -10,6 +10,7 @@ untimed, to prove the link produced a working program.
 
 import os
 import shlex
+import shutil
 import subprocess
 import time
 
@@ -18,6 +19,8 @@ from .execute import clean_environment
 from .figures import Figure
 from .toolchain import (OFFLOAD_FLAGS, SIDES, BuildError, build, build_all,
                         write_if_changed)
+
+CUDA_PATH = os.environ.get("CUDA_PATH", "/usr/local/cuda")
 
 
 def link_figures(profile):
@@ -29,7 +32,42 @@ def link_figures(profile):
                % p.archive_members, "ms", "lower", "link"),
         Figure("link.relink", "relink of the %d units, nothing changed"
                % p.link_units, "ms", "lower", "link"),
+        Figure("link.relink_sm90", "relink of the %d units for sm_90, "
+               "nothing changed" % p.link_units, "ms", "lower", "link"),
+        # The same relinks with the host linker replaced by a stub that only
+        # creates the output: what the wrapper itself spends (device links,
+        # cached or not, and the registration), without GNU ld's host link,
+        # which is the same program on both sides.
+        Figure("link.relink_wrapper", "relink of the %d units, wrapper only "
+               "(host ld stubbed)" % p.link_units, "ms", "lower", "link"),
+        Figure("link.relink_sm90_wrapper", "relink of the %d units for sm_90, "
+               "wrapper only (host ld stubbed)" % p.link_units, "ms", "lower",
+               "link"),
     ]
+
+
+# The relink rows measure our device-link cache (filled by the untimed
+# first link, in a directory of the run's own); the other rows measure
+# full links, with the cache off.
+CACHED_KEYS = ("link.relink", "link.relink_sm90", "link.relink_wrapper",
+               "link.relink_sm90_wrapper")
+# sm_90 programs cannot run here, nor can the stub's outputs: those links
+# are checked by their output only.
+UNRUNNABLE_KEYS = ("link.relink_sm90", "link.relink_wrapper",
+                   "link.relink_sm90_wrapper")
+STUB_LINKER = """#!/bin/sh
+# Stands in for the host linker: creates the output (-o) and nothing else.
+while [ $# -gt 0 ]; do
+  if [ "$1" = "-o" ]; then : > "$2"; exit 0; fi
+  shift
+done
+exit 0
+"""
+
+
+def _stub_host_linker(args, stub):
+    return ["--linker-path=" + stub if a.startswith("--linker-path=") else a
+            for a in args]
 
 
 class LinkInputs:
@@ -41,11 +79,32 @@ class LinkInputs:
         self.dir = os.path.join(toolchain.work_dir, "link")
         os.makedirs(self.dir, exist_ok=True)
 
-    def _compile(self, prefix, count):
+    def sm90_flags(self):
+        """Flags for sm_90 offload with Debian's clang++, which ships no GPU
+        device runtime: ours (bitcode for compiling, the archive for the
+        device link) serves both sides; ptxas and nvlink from CUDA."""
+        nvptx = os.path.join(self.tc.build_dir, "lib", "nvptx64-nvidia-cuda")
+        return (["-fopenmp", "--offload-arch=sm_90",
+                 "--cuda-path=" + CUDA_PATH],
+                ["--libomptarget-nvptx-bc-path=" +
+                 os.path.join(nvptx, "libomptarget-nvptx.bc")],
+                ["-Xoffload-linker", "-L" + nvptx])
+
+    def sm90_missing(self):
+        nvptx = os.path.join(self.tc.build_dir, "lib", "nvptx64-nvidia-cuda")
+        for tool in ("ptxas", "nvlink"):
+            if not os.access(os.path.join(CUDA_PATH, "bin", tool), os.X_OK):
+                return "no %s in %s/bin" % (tool, CUDA_PATH)
+        if not os.path.exists(os.path.join(nvptx, "libomptarget-nvptx.bc")):
+            return "our NVPTX device runtime is not built"
+        return None
+
+    def _compile(self, prefix, count, offload=None, compile_only=()):
         """Writes and compiles `count` units plus a main; returns
         (main object, unit objects, expected output)."""
         tasks, objects = [], []
-        flags = [self.tc.upstream_clangxx, "-O2"] + OFFLOAD_FLAGS + ["-c"]
+        flags = ([self.tc.upstream_clangxx, "-O2"] +
+                 list(offload or OFFLOAD_FLAGS) + list(compile_only) + ["-c"])
         for i in range(count):
             source = os.path.join(self.dir, "%s%d.cpp" % (prefix, i))
             write_if_changed(source, generate.link_unit(prefix, i))
@@ -67,16 +126,24 @@ class LinkInputs:
         main_a, members, expected_a = self._compile("member", p.archive_members)
         archive = os.path.join(self.dir, "libmembers%d.a" % p.archive_members)
         build([self.tc.llvm_ar, "rcs", archive] + members, members, archive)
-        return {
+        lines = {
             "link.units": (self.wrapper_line([main_u] + units), expected_u),
             "link.archive": (self.wrapper_line([main_a, archive]), expected_a),
         }
+        if not self.sm90_missing():
+            offload, compile_only, link_only = self.sm90_flags()
+            main_g, units_g, expected_g = self._compile(
+                "gpuunit", p.link_units, offload, compile_only)
+            lines["link.relink_sm90"] = (
+                self.wrapper_line([main_g] + units_g, offload + link_only),
+                expected_g)
+        return lines
 
-    def wrapper_line(self, inputs):
+    def wrapper_line(self, inputs, offload=None):
         """The arguments Debian's driver passes its clang-linker-wrapper when
         linking `inputs` (without argv[0]); "-o" is followed by OUTPUT."""
-        command = self.tc.driver("upstream") + OFFLOAD_FLAGS + inputs + [
-            "-o", "OUTPUT", "-###"]
+        command = self.tc.driver("upstream") + list(offload or OFFLOAD_FLAGS) + \
+            inputs + ["-o", "OUTPUT", "-###"]
         proc = subprocess.run(command, capture_output=True, text=True)
         if proc.returncode != 0:
             raise BuildError("%s -### failed: %s" % (command[0], proc.stderr))
@@ -140,24 +207,53 @@ def measure_link(toolchain, profile, figures, log, timeout):
         return
     lines["link.relink"] = lines["link.units"]
     out_dir = os.path.join(toolchain.work_dir, "link")
+    stub = os.path.join(out_dir, "stub-host-linker.sh")
+    write_if_changed(stub, STUB_LINKER)
+    os.chmod(stub, 0o755)
+    args, expected = lines["link.units"]
+    lines["link.relink_wrapper"] = (_stub_host_linker(args, stub), expected)
+    sm90_reason = LinkInputs(toolchain, profile).sm90_missing()
+    if sm90_reason:
+        for key in ("link.relink_sm90", "link.relink_sm90_wrapper"):
+            for side in SIDES:
+                by_key[key].mark_unavailable(side, sm90_reason)
+    elif "link.relink_sm90" in lines:
+        args, expected = lines["link.relink_sm90"]
+        lines["link.relink_sm90_wrapper"] = (_stub_host_linker(args, stub),
+                                             expected)
+    cache_dir = os.path.join(out_dir, "device-link-cache")
+    if os.path.isdir(cache_dir):
+        shutil.rmtree(cache_dir)
     # Programs are checked on Debian's runtime: the link figures compare
     # wrappers, not runtimes.
     check_runtime = toolchain.runtime_dirs["upstream"]
 
-    for key in ("link.units", "link.archive", "link.relink"):
-        args, expected = lines[key]
+    for key in ("link.units", "link.archive", "link.relink",
+                "link.relink_sm90", "link.relink_wrapper",
+                "link.relink_sm90_wrapper"):
+        if key not in lines:
+            continue
+        upstream_args, expected = lines[key]
         figure = by_key[key]
         active = [s for s in SIDES if s not in figure.unavailable]
+        cache = (["--wrapper-cache-dir=" + cache_dir] if key in CACHED_KEYS
+                 else ["--no-wrapper-cache"])
+        side_args = {"upstream": upstream_args, "ours": upstream_args + cache}
         outputs = {s: os.path.join(out_dir, "%s.%s.out" % (key, s))
                    for s in SIDES}
         # An untimed first link per side: proves it works, and leaves the
         # output a relink finds.
         for side in list(active):
             seconds, reason = _link_once(toolchain.wrappers[side],
-                                         _with_output(args, outputs[side]),
+                                         _with_output(side_args[side],
+                                                      outputs[side]),
                                          timeout)
-            reason = reason or _check_program(outputs[side], expected,
-                                              check_runtime)
+            if key in UNRUNNABLE_KEYS:
+                if not reason and not os.path.exists(outputs[side]):
+                    reason = "the link wrote no program"
+            else:
+                reason = reason or _check_program(outputs[side], expected,
+                                                  check_runtime)
             if reason:
                 log("%s with the %s wrapper: %s" % (key, side, reason))
                 figure.mark_unavailable(side, reason)
@@ -168,10 +264,11 @@ def measure_link(toolchain, profile, figures, log, timeout):
                 if side not in active:
                     continue
                 output = outputs[side]
-                if key != "link.relink" and os.path.exists(output):
+                if key not in CACHED_KEYS and os.path.exists(output):
                     os.remove(output)
                 seconds, reason = _link_once(toolchain.wrappers[side],
-                                             _with_output(args, output),
+                                             _with_output(side_args[side],
+                                                          output),
                                              timeout)
                 if reason:
                     figure.mark_unavailable(side, reason)
