@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CPUDeviceLaunch.h"
+#include "InitialThreads.h"
 #include "IndirectCallInstall.h"
 #include "PluginDevice.h"
 #include "PluginEntryPoints.h"
@@ -340,7 +341,13 @@ public:
       // Host-style code never reads its launch environment; it still gets a
       // valid, zeroed one, as a GPU-style kernel would.
       alignas(16) char LaunchEnvironment[64] = {};
-      callKernel(Call, LaunchEnvironment);
+      // It asks the host's libomp who it is: from inside a host parallel
+      // region it must not run on the launching thread (InitialThreads.h).
+      if (offload::host::insideHostParallelRegion())
+        offload::host::runOnInitialThread(
+            [&] { callKernel(Call, LaunchEnvironment); });
+      else
+        callKernel(Call, LaunchEnvironment);
       return Status::ok();
     }
     if (!Kernel->Launch)
