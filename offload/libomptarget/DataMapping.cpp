@@ -544,6 +544,8 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
     Block->Memory = Memory;
     Block->HstBegin = BlockBegin;
     Block->HstEnd = End;
+    if (BlockBegin < Begin)
+      Table->addStructBlock(Block);
   }
   MapEntry New;
   New.HstBegin = Begin;

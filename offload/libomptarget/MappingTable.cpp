@@ -67,20 +67,35 @@ MapEntry &MappingTable::insert(const MapEntry &Entry) {
   return Entries.insert_or_assign(Entry.HstBegin, Entry).first->second;
 }
 
-void MappingTable::erase(uintptr_t HstBegin) { Entries.erase(HstBegin); }
+void MappingTable::erase(uintptr_t HstBegin) {
+  auto It = Entries.find(HstBegin);
+  if (It == Entries.end())
+    return;
+  // The last entry of a struct block takes its record along.
+  const std::shared_ptr<DeviceBlock> &Block = It->second.Block;
+  if (Block && Block.use_count() == 1) {
+    auto [First, Last] = StructBlocks.equal_range(Block->HstBegin);
+    for (auto B = First; B != Last; ++B)
+      if (B->second.lock() == Block) {
+        StructBlocks.erase(B);
+        break;
+      }
+  }
+  Entries.erase(It);
+}
+
+void MappingTable::addStructBlock(const std::shared_ptr<DeviceBlock> &Block) {
+  StructBlocks.emplace(Block->HstBegin, Block);
+}
 
 std::shared_ptr<DeviceBlock>
 MappingTable::findStructBlock(uintptr_t Base, uintptr_t Begin,
                               uintptr_t End) const {
-  // A block starting at a struct's base was made for an entry starting at
-  // most MaxStructLeadBytes after it.
-  for (auto It = Entries.lower_bound(Base);
-       It != Entries.end() && It->first - Base <= MaxStructLeadBytes; ++It) {
-    const MapEntry &E = It->second;
-    if (E.HstBase == Base && E.Block && E.Block->HstBegin <= Begin &&
-        End <= E.Block->HstEnd)
-      return E.Block;
-  }
+  auto [First, Last] = StructBlocks.equal_range(Base);
+  for (auto It = First; It != Last; ++It)
+    if (std::shared_ptr<DeviceBlock> Block = It->second.lock())
+      if (Block->HstBegin <= Begin && End <= Block->HstEnd)
+        return Block;
   return nullptr;
 }
 

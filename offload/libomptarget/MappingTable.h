@@ -136,17 +136,26 @@ public:
   /// range is Absent.
   MapEntry &insert(const MapEntry &Entry);
   void erase(uintptr_t HstBegin);
-  /// A block that entries of the struct at host address \p Base already
-  /// use and that covers [Begin, End), or null.
+  /// Records \p Block, allocated from the start of the struct at its
+  /// HstBegin for a part of it, for findStructBlock. Forgotten when the
+  /// last entry using it is erased.
+  void addStructBlock(const std::shared_ptr<DeviceBlock> &Block);
+  /// A block recorded for the struct at host address \p Base that covers
+  /// [Begin, End), or null. O(log n).
   std::shared_ptr<DeviceBlock> findStructBlock(uintptr_t Base, uintptr_t Begin,
                                                uintptr_t End) const;
   size_t size() const { return Entries.size(); }
   bool empty() const { return Entries.empty(); }
   void forEach(const std::function<void(const MapEntry &)> &Fn) const;
-  void clear() { Entries.clear(); }
+  void clear() {
+    Entries.clear();
+    StructBlocks.clear();
+  }
 
 private:
   std::map<uintptr_t, MapEntry> Entries;
+  /// Struct blocks by the struct's host address.
+  std::multimap<uintptr_t, std::weak_ptr<DeviceBlock>> StructBlocks;
 };
 
 using LockedMappingTable = Guarded<MappingTable>::Access;

@@ -105,6 +105,8 @@ TEST(MappingTable, StructBlocksAreFoundByBaseAndCoverage) {
   Members.Block->HstBegin = 0x1000;
   Members.Block->HstEnd = 0x1018;
   T.insert(Members);
+  T.addStructBlock(Members.Block);
+  Members.Block.reset(); // the table's entry holds the only reference
   // A member before them, of the same struct: the block has room for it.
   std::shared_ptr<DeviceBlock> B = T.findStructBlock(0x1000, 0x1000, 0x1004);
   ASSERT_TRUE(B);
@@ -112,14 +114,16 @@ TEST(MappingTable, StructBlocksAreFoundByBaseAndCoverage) {
   // Past the block's end, or another struct's base: none.
   EXPECT_FALSE(T.findStructBlock(0x1000, 0x1018, 0x101c));
   EXPECT_FALSE(T.findStructBlock(0x0ff0, 0x1000, 0x1004));
-  // Out of reach of the scan: a base whose entries start too far away.
-  MapEntry Far = entry(0x1000 + MaxStructLeadBytes + 0x100, 8, 0xa000);
-  Far.HstBase = 0x1000;
-  Far.Block = std::make_shared<DeviceBlock>();
-  Far.Block->HstBegin = 0x1000;
-  Far.Block->HstEnd = Far.HstEnd;
+  // A second entry sharing the block keeps it findable when the first goes;
+  // the last one takes it along.
+  MapEntry First = entry(0x1000, 4, 0x9000);
+  First.Block = B;
+  B.reset();
+  T.insert(First);
+  First.Block.reset();
   T.erase(0x1010);
-  T.insert(Far);
+  EXPECT_TRUE(T.findStructBlock(0x1000, 0x1000, 0x1004));
+  T.erase(0x1000);
   EXPECT_FALSE(T.findStructBlock(0x1000, 0x1000, 0x1004));
 }
 
