@@ -61,7 +61,7 @@ void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
     Ok = mapUpdate(*D, Loc, Maps);
     break;
   }
-  if (Ok && Action != DataAction::Exit && (infoFlags() & InfoDumpTable)) {
+  if (Ok && (infoFlags() & InfoDumpTable)) {
     LockedMappingTable Table = D->Mappings.lock();
     D->dumpMappingTable(Table,
                         ("after block at " + sourceLocation(Loc)).c_str());
@@ -135,10 +135,8 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
 
   plugin::KernelLaunchParams Params = launchParams(NumTeams, ThreadLimit, Args);
   if (infoFlags() & InfoPluginKernel)
-    infoMessage(D->Id,
-                "Launching kernel %s with [%u,1,1] blocks and [%u,1,1] threads "
-                "(0: the device chooses)",
-                Kernel.name(), Params.NumTeams, Params.ThreadLimit);
+    infoMessage(D->Id, "Launching kernel %s with %s", Kernel.name(),
+                D->plugin().describeLaunch(Kernel.handle(), Params).c_str());
   {
     TraceScope Trace("kernel", Kernel.name());
     ompt::SubmitScope Submit(Params.NumTeams);

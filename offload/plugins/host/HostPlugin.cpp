@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../../../openmp/device/include/DeviceABI.h"
 #include "CPUDeviceLaunch.h"
 #include "InitialThreads.h"
 #include "IndirectCallInstall.h"
@@ -32,6 +33,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -373,6 +375,29 @@ public:
                            Kernel->Name.c_str(),
                            Kernel->Image->Description.c_str());
     return Status::ok();
+  }
+
+  std::string describeLaunch(KernelHandle Handle,
+                             const KernelLaunchParams &Params) override {
+    auto *Kernel = static_cast<HostKernel *>(Handle);
+    // A host-style kernel is one call on one initial thread, which forks
+    // its teams and threads itself (upstream's host plugin says the same).
+    if (Kernel->Style == KernelStyle::Host)
+      return "[1,1,1] blocks and [1,1,1] threads in Generic mode";
+    const char *Mode = "Generic";
+    if (Kernel->KernelEnvironment) {
+      // The first bytes of KernelEnvironmentTy: ConfigurationEnvironmentTy.
+      uint8_t ExecMode = static_cast<const uint8_t *>(
+          Kernel->KernelEnvironment)[offsetof(ompx::ConfigurationEnvironmentTy,
+                                              ExecMode)];
+      if (ExecMode == ompx::ExecModeGenericSPMD)
+        Mode = "Generic-SPMD";
+      else if (ExecMode & ompx::ExecModeSPMD)
+        Mode = "SPMD";
+    }
+    return "[" + std::to_string(Params.NumTeams) + ",1,1] blocks and [" +
+           std::to_string(Params.ThreadLimit) + ",1,1] threads in " + Mode +
+           " mode (0: the CPU device runtime chooses)";
   }
 
   // Every operation above completes before it returns (synchronize and

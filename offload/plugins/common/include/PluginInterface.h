@@ -41,7 +41,7 @@ namespace plugin {
 
 /// Bumped whenever a virtual function below changes; libomptarget refuses a
 /// plugin built against another version with a message naming it.
-constexpr uint32_t InterfaceVersion = 2;
+constexpr uint32_t InterfaceVersion = 3;
 
 /// Success, or a failure with a human-readable message.
 class Status {
@@ -163,6 +163,17 @@ public:
                               uint32_t NumArgs,
                               const KernelLaunchParams &Params,
                               __tgt_async_info *Async) = 0;
+
+  /// How a launch of \p Kernel with \p Params runs, for LIBOMPTARGET_INFO's
+  /// "Launching kernel" line: "[<teams>,1,1] blocks and [<threads>,1,1]
+  /// threads in <mode> mode", upstream's words, where the plugin knows.
+  virtual std::string describeLaunch(KernelHandle Kernel,
+                                     const KernelLaunchParams &Params) {
+    (void)Kernel;
+    return "[" + std::to_string(Params.NumTeams) + ",1,1] blocks and [" +
+           std::to_string(Params.ThreadLimit) +
+           ",1,1] threads (0: the device chooses)";
+  }
 
   /// Waits for everything queued on \p Async and releases its queue.
   virtual Status synchronize(__tgt_async_info *Async) = 0;
