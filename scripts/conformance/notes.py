@@ -118,124 +118,13 @@ LIT_NOTES = {
     'mapping/target_uses_allocator.c': (
         'libomp',
         "libomp limit: the program aborts (SIGABRT) in libomp's allocator on both sides, before printing anything"),
-    'offloading/info.c': (
-        'ours',
-        "LIBOMPTARGET_INFO messages: ours names the source file with its full path ('being_mapper at /.../info.c:65:1'), upstream by its base name ('at info.c:65:1')"),
     'offloading/thread_state_1.c': (
         'libomp',
         "libomp limit: 'Cannot form a team with 2 threads, using 1 instead' for the nested parallel region on this 2-CPU machine, on both sides"),
     'offloading/thread_state_2.c': (
         'libomp',
         "libomp limit: 'Cannot form a team with 2 threads, using 1 instead' for the nested parallel region on this 2-CPU machine, on both sides"),
-    'mapping/alloc_fail.c': (
-        'ours',
-        "present diagnostics: the fatal message says 'while offloading is default' where upstream says 'mandatory' (upstream turns OMP_TARGET_OFFLOAD=DEFAULT into MANDATORY once a device is found); the failure itself is reported"),
-    'mapping/array_section_implicit_capture.c': (
-        'ours',
-        "implicit partial maps and padding between members: pointers mapped as A[64:128] and captured implicitly are not translated to the device copy of the section (result 'Failure')"),
-    'mapping/declare_mapper_nested_default_mappers.cpp': (
-        'ours',
-        "declare mapper with nested default mappers: members mapped through the nested mapper read 0 on the device ('0 0 0' instead of '222 777 0')"),
-    'mapping/declare_mapper_nested_default_mappers_array_subscript.cpp': (
-        'ours',
-        "declare mapper with nested default mappers: (array subscript) the device sees '0 0 0'"),
-    'mapping/declare_mapper_nested_default_mappers_ptr_subscript.cpp': (
-        'ours',
-        "declare mapper with nested default mappers: (pointer subscript) the device sees '0 0 0'"),
-    'mapping/declare_mapper_nested_default_mappers_var.cpp': (
-        'ours',
-        "declare mapper with nested default mappers: (variable) the device sees '0 0 0'"),
     'mapping/is_accessible.cpp': (
         'ours',
         'omp_target_is_accessible: ours answers true for host memory on the CPU device (deliberate, commit efaedd5); upstream answers false unless unified memory is on'),
-    'mapping/lambda_by_value.cpp': (
-        'ours',
-        'lambda captured by value with a reference capture: in the target region the reference member reads the old value (111, not 222)'),
-    'mapping/low_alignment.c': (
-        'ours',
-        "implicit partial maps and padding between members: (struct layout across constructs) map(from: t.a) inside 'target data map(from: t.i, t.j)' loses t.i/t.j (no 'PASS 2')"),
-    'mapping/ompx_hold/omp_target_disassociate_ptr.c': (
-        'ours',
-        "ompx_hold with omp_target_disassociate_ptr: upstream refuses ('Trying to disassociate a pointer with a non-zero hold reference count'); ours says the address was not associated"),
-    'mapping/padding_not_mapped.c': (
-        'ours',
-        "present diagnostics: the fatal message says 'while offloading is default' where upstream says 'mandatory' (upstream turns OMP_TARGET_OFFLOAD=DEFAULT into MANDATORY once a device is found)"),
-    'mapping/present/target.c': (
-        'ours',
-        "present diagnostics: the fatal message says 'while offloading is default' where upstream says 'mandatory' (upstream turns OMP_TARGET_OFFLOAD=DEFAULT into MANDATORY once a device is found)"),
-    'mapping/present/target_array_extension.c': (
-        'ours',
-        "present diagnostics: for a 'present' section larger than the mapped one ours reports 'explicit extension not allowed' instead of upstream's 'device mapping required by 'present' map type modifier does not exist for host address ... (N bytes)'"),
-    'mapping/present/target_data.c': (
-        'ours',
-        "present diagnostics: the fatal message says 'while offloading is default' where upstream says 'mandatory' (upstream turns OMP_TARGET_OFFLOAD=DEFAULT into MANDATORY once a device is found)"),
-    'mapping/present/target_data_array_extension.c': (
-        'ours',
-        "present diagnostics: same as target_array_extension.c for 'target data' ('explicit extension not allowed' instead of the 'present' message)"),
-    'mapping/present/target_enter_data.c': (
-        'ours',
-        "present diagnostics: the fatal message says 'while offloading is default' where upstream says 'mandatory' (upstream turns OMP_TARGET_OFFLOAD=DEFAULT into MANDATORY once a device is found)"),
-    'mapping/present/target_exit_data_delete.c': (
-        'ours',
-        "present diagnostics: the fatal message says 'while offloading is default' where upstream says 'mandatory' (upstream turns OMP_TARGET_OFFLOAD=DEFAULT into MANDATORY once a device is found)"),
-    'mapping/present/target_exit_data_release.c': (
-        'ours',
-        "present diagnostics: the fatal message says 'while offloading is default' where upstream says 'mandatory' (upstream turns OMP_TARGET_OFFLOAD=DEFAULT into MANDATORY once a device is found)"),
-    'mapping/present/target_update.c': (
-        'ours',
-        "present diagnostics: the fatal message says 'while offloading is default' where upstream says 'mandatory' (upstream turns OMP_TARGET_OFFLOAD=DEFAULT into MANDATORY once a device is found)"),
-    'mapping/present/target_update_array_extension.c': (
-        'ours',
-        "present diagnostics: the fatal message says 'while offloading is default' where upstream says 'mandatory' (upstream turns OMP_TARGET_OFFLOAD=DEFAULT into MANDATORY once a device is found)"),
-    'mapping/present/unified_shared_memory.c': (
-        'ours',
-        "requires/forced unified memory: under 'requires unified_shared_memory', map(present: i) of an unmapped host variable must succeed (host memory is device memory); ours reports the 'present' failure"),
-    'mapping/present/zero_length_array_section.c': (
-        'ours',
-        "present diagnostics: the fatal message says 'while offloading is default' where upstream says 'mandatory' (upstream turns OMP_TARGET_OFFLOAD=DEFAULT into MANDATORY once a device is found)"),
-    'mapping/present/zero_length_array_section_exit.c': (
-        'ours',
-        "present diagnostics: the fatal message says 'while offloading is default' where upstream says 'mandatory' (upstream turns OMP_TARGET_OFFLOAD=DEFAULT into MANDATORY once a device is found)"),
-    'mapping/target_implicit_partial_map.c': (
-        'ours',
-        'implicit partial maps and padding between members: with arr[50:2] mapped, the implicit map of the whole arr in a target region must count as present; ours rejects it as an explicit extension'),
-    'mapping/target_map_for_member_data.cpp': (
-        'ours',
-        'implicit partial maps and padding between members: members of a derived class used in a target region with map(res): ours rejects the implicit map of the object as an explicit extension'),
-    'mapping/use_device_addr/target_data_use_device_addr_arrsec_existing.cpp': (
-        'ours',
-        "use_device_ptr/use_device_addr on array sections and references: use_device_addr on an array section already mapped, the address in the region is not the device address ('A: 0')"),
-    'mapping/use_device_addr/target_data_use_device_addr_arrsec_ref_existing.cpp': (
-        'ours',
-        "use_device_ptr/use_device_addr on array sections and references: use_device_addr on an array section of a reference, wrong device address ('E: 0')"),
-    'mapping/use_device_addr/target_data_use_device_addr_arrsec_ref_not_existing.cpp': (
-        'ours',
-        "use_device_ptr/use_device_addr on array sections and references: use_device_addr on an array section of a reference mapped by the same construct, wrong device address ('F: 1 1 0')"),
-    'mapping/use_device_addr/target_data_use_device_addr_var_ref_existing.cpp': (
-        'ours',
-        "use_device_ptr/use_device_addr on array sections and references: use_device_addr on a reference to a mapped variable, wrong device address ('F: 0')"),
-    'mapping/use_device_addr/target_data_use_device_addr_var_ref_not_existing.cpp': (
-        'ours',
-        "use_device_ptr/use_device_addr on array sections and references: use_device_addr on a reference mapped by the same construct, wrong device address ('K: 1 1 0')"),
-    'mapping/use_device_addr/target_wrong_use_device_addr.c': (
-        'ours',
-        "use_device_ptr/use_device_addr on array sections and references: use_device_addr of an unmapped variable, upstream prints the LIBOMPTARGET_INFO message 'variable x does not have a valid device counterpart'; ours prints nothing"),
-    'mapping/use_device_ptr/array_section_use_device_ptr.c': (
-        'ours',
-        "use_device_ptr/use_device_addr on array sections and references: use_device_ptr on an array section A[FROM:LENGTH], the pointer in the region is not the device address of the section base (result 'Failure')"),
-    'mapping/use_device_ptr/target_data_use_device_ptr_existing.cpp': (
-        'ours',
-        "use_device_ptr/use_device_addr on array sections and references: use_device_ptr on a pointer whose pointee is already mapped, wrong device address ('A: 0')"),
-    'mapping/use_device_ptr/target_data_use_device_ptr_ref_existing.cpp': (
-        'ours',
-        "use_device_ptr/use_device_addr on array sections and references: use_device_ptr on a reference to a pointer, wrong device address ('E: 0')"),
-    'offloading/force-usm.cpp': (
-        'ours',
-        "requires/forced unified memory: LIBOMPTARGET_INFO=32 shows an extra 4-byte 'unknown' copy where upstream's first copy is pGI (8 bytes)"),
-    'offloading/requires.c': (
-        'ours',
-        'requires/forced unified memory: (requires consistency) a library registered with different \'requires\' flags must abort with "fatal error 2: \'#pragma omp requires reverse_offload\' not used consistently!"; ours ignores the (empty) image and goes on'),
-    'offloading/shared_lib_fp_mapping.c': (
-        'ours',
-        "function-pointer mapping in a shared library: the .so's device image does not load ('undefined symbol: __llvm_omp_indirect_call_lookup')"),
 }
