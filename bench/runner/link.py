@@ -6,6 +6,10 @@ objects and archive for both sides. Debian's driver is then asked, with
 wrapper is invoked with exactly that line (only the output file differs),
 and only that step is timed. Each side's output program is run once,
 untimed, to prove the link produced a working program.
+
+The two "driver" relink rows are the exception: each side links through its
+own C++ driver (Debian's clang++-22, our shim), so each links its own
+libomptarget, as a user's relink does.
 """
 
 import os
@@ -43,6 +47,17 @@ def link_figures(profile):
         Figure("link.relink_sm90_wrapper", "relink of the %d units for sm_90, "
                "wrapper only (host ld stubbed)" % p.link_units, "ms", "lower",
                "link"),
+        # The relinks a user runs: each toolchain's own C++ driver, wrapper
+        # and runtime (Debian's clang++-22 linking Debian's libomptarget, our
+        # shim linking ours), so the host link differs too: GNU ld reads
+        # every library a linked shared library needs, and Debian's
+        # libomptarget needs libLLVM.
+        Figure("link.relink_driver", "relink of the %d units, each "
+               "toolchain's driver and runtime" % p.link_units, "ms", "lower",
+               "link"),
+        Figure("link.relink_sm90_driver", "relink of the %d units for sm_90, "
+               "each toolchain's driver and runtime" % p.link_units, "ms",
+               "lower", "link"),
     ]
 
 
@@ -50,11 +65,15 @@ def link_figures(profile):
 # first link, in a directory of the run's own); the other rows measure
 # full links, with the cache off.
 CACHED_KEYS = ("link.relink", "link.relink_sm90", "link.relink_wrapper",
-               "link.relink_sm90_wrapper")
+               "link.relink_sm90_wrapper", "link.relink_driver",
+               "link.relink_sm90_driver")
 # sm_90 programs cannot run here, nor can the stub's outputs: those links
 # are checked by their output only.
 UNRUNNABLE_KEYS = ("link.relink_sm90", "link.relink_wrapper",
-                   "link.relink_sm90_wrapper")
+                   "link.relink_sm90_wrapper", "link.relink_sm90_driver")
+# Rows whose command is a whole driver line per side (DriverLine), not the
+# wrapper's line shared by both sides.
+DRIVER_KEYS = ("link.relink_driver", "link.relink_sm90_driver")
 STUB_LINKER = """#!/bin/sh
 # Stands in for the host linker: creates the output (-o) and nothing else.
 while [ $# -gt 0 ]; do
@@ -63,6 +82,14 @@ while [ $# -gt 0 ]; do
 done
 exit 0
 """
+
+
+class DriverLine:
+    """A link through each side's own driver: the argv of each side, with
+    "OUTPUT" where the output goes."""
+
+    def __init__(self, upstream, ours):
+        self.argv = {"upstream": upstream, "ours": ours}
 
 
 def _stub_host_linker(args, stub):
@@ -130,6 +157,9 @@ class LinkInputs:
             "link.units": (self.wrapper_line([main_u] + units), expected_u),
             "link.archive": (self.wrapper_line([main_a, archive]), expected_a),
         }
+        lines["link.relink_driver"] = (
+            self.driver_line([main_u] + units, OFFLOAD_FLAGS, OFFLOAD_FLAGS),
+            expected_u)
         if not self.sm90_missing():
             offload, compile_only, link_only = self.sm90_flags()
             main_g, units_g, expected_g = self._compile(
@@ -137,7 +167,20 @@ class LinkInputs:
             lines["link.relink_sm90"] = (
                 self.wrapper_line([main_g] + units_g, offload + link_only),
                 expected_g)
+            # Our shim finds its own NVPTX device runtime.
+            ours_offload = ["-fopenmp", "--offload-arch=sm_90",
+                            "--cuda-path=" + CUDA_PATH]
+            lines["link.relink_sm90_driver"] = (
+                self.driver_line([main_g] + units_g, offload + link_only,
+                                 ours_offload), expected_g)
         return lines
+
+    def driver_line(self, inputs, upstream_flags, ours_flags):
+        """Both sides' driver commands linking `inputs`."""
+        out = ["-o", "OUTPUT"]
+        return DriverLine(
+            self.tc.driver("upstream") + list(upstream_flags) + inputs + out,
+            self.tc.driver("ours") + list(ours_flags) + inputs + out)
 
     def wrapper_line(self, inputs, offload=None):
         """The arguments Debian's driver passes its clang-linker-wrapper when
@@ -214,7 +257,8 @@ def measure_link(toolchain, profile, figures, log, timeout):
     lines["link.relink_wrapper"] = (_stub_host_linker(args, stub), expected)
     sm90_reason = LinkInputs(toolchain, profile).sm90_missing()
     if sm90_reason:
-        for key in ("link.relink_sm90", "link.relink_sm90_wrapper"):
+        for key in ("link.relink_sm90", "link.relink_sm90_wrapper",
+                    "link.relink_sm90_driver"):
             for side in SIDES:
                 by_key[key].mark_unavailable(side, sm90_reason)
     elif "link.relink_sm90" in lines:
@@ -230,7 +274,8 @@ def measure_link(toolchain, profile, figures, log, timeout):
 
     for key in ("link.units", "link.archive", "link.relink",
                 "link.relink_sm90", "link.relink_wrapper",
-                "link.relink_sm90_wrapper"):
+                "link.relink_sm90_wrapper", "link.relink_driver",
+                "link.relink_sm90_driver"):
         if key not in lines:
             continue
         upstream_args, expected = lines[key]
@@ -238,13 +283,25 @@ def measure_link(toolchain, profile, figures, log, timeout):
         active = [s for s in SIDES if s not in figure.unavailable]
         cache = (["--wrapper-cache-dir=" + cache_dir] if key in CACHED_KEYS
                  else ["--no-wrapper-cache"])
-        side_args = {"upstream": upstream_args, "ours": upstream_args + cache}
+        if key in DRIVER_KEYS:
+            side_args = {
+                "upstream": upstream_args.argv["upstream"],
+                "ours": upstream_args.argv["ours"] +
+                ["-Wl," + a for a in cache]}
+            commands = {s: side_args[s][0] for s in SIDES}
+            side_args = {s: side_args[s][1:] for s in SIDES}
+            runtimes = toolchain.runtime_dirs
+        else:
+            side_args = {"upstream": upstream_args,
+                         "ours": upstream_args + cache}
+            commands = toolchain.wrappers
+            runtimes = {s: check_runtime for s in SIDES}
         outputs = {s: os.path.join(out_dir, "%s.%s.out" % (key, s))
                    for s in SIDES}
         # An untimed first link per side: proves it works, and leaves the
         # output a relink finds.
         for side in list(active):
-            seconds, reason = _link_once(toolchain.wrappers[side],
+            seconds, reason = _link_once(commands[side],
                                          _with_output(side_args[side],
                                                       outputs[side]),
                                          timeout)
@@ -253,7 +310,7 @@ def measure_link(toolchain, profile, figures, log, timeout):
                     reason = "the link wrote no program"
             else:
                 reason = reason or _check_program(outputs[side], expected,
-                                                  check_runtime)
+                                                  runtimes[side])
             if reason:
                 log("%s with the %s wrapper: %s" % (key, side, reason))
                 figure.mark_unavailable(side, reason)
@@ -266,7 +323,7 @@ def measure_link(toolchain, profile, figures, log, timeout):
                 output = outputs[side]
                 if key not in CACHED_KEYS and os.path.exists(output):
                     os.remove(output)
-                seconds, reason = _link_once(toolchain.wrappers[side],
+                seconds, reason = _link_once(commands[side],
                                              _with_output(side_args[side],
                                                           output),
                                              timeout)

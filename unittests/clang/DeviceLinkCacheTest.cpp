@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CommandRunner.h"
 #include "DeviceLinkCache.h"
 #include "TempFiles.h"
 
@@ -155,6 +156,75 @@ TEST(DeviceLinkCache, StoreFetchAndDamagedEntries) {
   EXPECT_FALSE(*Hit);
   EXPECT_THAT(Why, testing::HasSubstr("is damaged"));
   EXPECT_FALSE(sys::fs::exists((*Cache)->entryPath(Key)));
+}
+
+/// Stands in for a real device linker: concatenates its input files into
+/// the output and counts its calls.
+class ConcatenatingLinker final : public DeviceLinker {
+public:
+  explicit ConcatenatingLinker(int &Calls) : Calls(Calls) {}
+  Error link(const DeviceLinkJob &Job, CommandRunner &) const override {
+    ++Calls;
+    std::string Image;
+    for (const std::string &Input : Job.Inputs)
+      Image += readAll(Input);
+    return writeFile(Job.Output, Image);
+  }
+
+private:
+  int &Calls;
+};
+
+TEST(DeviceLinkCache, InputsInMemoryAreWrittenOnlyOnAMiss) {
+  std::string Dir = makeDirectory();
+  Expected<std::unique_ptr<DeviceLinkCache>> Opened =
+      DeviceLinkCache::open(pathIn(Dir, "cache"), "");
+  ASSERT_TRUE(bool(Opened));
+  std::shared_ptr<DeviceLinkCache> Cache = std::move(*Opened);
+  ToolchainPaths Paths;
+  Paths.Prefix = Dir;
+  Paths.Clang = "/usr/bin/true";
+  int Links = 0;
+  std::unique_ptr<DeviceLinker> Linker = createCachingDeviceLinker(
+      std::make_unique<ConcatenatingLinker>(Links), Cache, Paths, nullptr);
+
+  std::string First = "device object A", Second = "device object B";
+  int Writes = 0;
+  DeviceLinkJob Job;
+  Job.Triple = Triple("x86_64-pc-linux-gnu");
+  Job.InputContents = {First, Second};
+  Job.WriteInputs = [&]() -> Expected<std::vector<std::string>> {
+    ++Writes;
+    std::vector<std::string> Files = {pathIn(Dir, "a.o"), pathIn(Dir, "b.o")};
+    if (Error E = writeFile(Files[0], First))
+      return std::move(E);
+    if (Error E = writeFile(Files[1], Second))
+      return std::move(E);
+    return Files;
+  };
+  Job.Output = pathIn(Dir, "out1.img");
+  CommandRunner Runner(/*Verbose=*/false, /*DryRun=*/false);
+
+  ASSERT_FALSE(bool(Linker->link(Job, Runner)));
+  EXPECT_EQ(Links, 1);
+  EXPECT_EQ(Writes, 1) << "a miss writes the inputs for the real link";
+  EXPECT_EQ(readAll(Job.Output), First + Second);
+
+  Job.Output = pathIn(Dir, "out2.img");
+  ASSERT_FALSE(bool(Linker->link(Job, Runner)));
+  EXPECT_EQ(Links, 1) << "the second link must be a hit";
+  EXPECT_EQ(Writes, 1) << "a hit writes no input file";
+  EXPECT_EQ(readAll(Job.Output), First + Second);
+
+  // The key does not depend on where the inputs come from.
+  DeviceLinkJob OnDisk = Job;
+  OnDisk.InputContents.clear();
+  OnDisk.WriteInputs = nullptr;
+  OnDisk.Inputs = {pathIn(Dir, "a.o"), pathIn(Dir, "b.o")};
+  Expected<std::string> FromFiles = computeDeviceLinkKey(OnDisk, Paths);
+  Expected<std::string> FromMemory = computeDeviceLinkKey(Job, Paths);
+  ASSERT_TRUE(FromFiles && FromMemory);
+  EXPECT_EQ(*FromFiles, *FromMemory);
 }
 
 TEST(DeviceLinkCache, BadPolicyIsAnErrorNamingIt) {

@@ -245,15 +245,35 @@ private:
       Job.Arch = Group.Arch;
       std::string Stem = groupStem(Group.TheTriple, Group.Arch);
       bool HasBitcode = false;
-      for (auto [Index, Image] : enumerate(Group.Images)) {
-        bool IsBitcode = Image->File.getBinary()->getImageKind() == IMG_Bitcode;
-        HasBitcode |= IsBitcode;
-        Expected<std::string> PathOrErr = Temps.write(
-            Stem + "." + std::to_string(Index), IsBitcode ? "bc" : "o",
-            Image->File.getBinary()->getImage());
-        if (!PathOrErr)
-          return PathOrErr.takeError();
-        Job.Inputs.push_back(*PathOrErr);
+      std::vector<bool> IsBitcode;
+      for (const InputImage *Image : Group.Images) {
+        IsBitcode.push_back(Image->File.getBinary()->getImageKind() ==
+                            IMG_Bitcode);
+        HasBitcode |= IsBitcode.back();
+        Job.InputContents.push_back(Image->File.getBinary()->getImage());
+      }
+      // The device linkers read files; a cached link writes them only when
+      // it misses (Config.SaveTemps keeps them, so they are always written
+      // then).
+      Job.WriteInputs = [this, Stem, IsBitcode, Contents = Job.InputContents]()
+          -> Expected<std::vector<std::string>> {
+        std::vector<std::string> Paths;
+        for (auto [Index, Bytes] : enumerate(Contents)) {
+          Expected<std::string> PathOrErr =
+              Temps.write(Stem + "." + std::to_string(Index),
+                          IsBitcode[Index] ? "bc" : "o", Bytes);
+          if (!PathOrErr)
+            return PathOrErr.takeError();
+          Paths.push_back(std::move(*PathOrErr));
+        }
+        return Paths;
+      };
+      if (!Cache || Config.SaveTemps) {
+        Expected<std::vector<std::string>> PathsOrErr = Job.WriteInputs();
+        if (!PathsOrErr)
+          return PathsOrErr.takeError();
+        Job.Inputs = std::move(*PathsOrErr);
+        Job.WriteInputs = nullptr;
       }
       // Host function pointers called in device bitcode are translated by
       // the indirect-call pass (docs/IndirectCalls.md) when the program has

@@ -171,9 +171,14 @@ Expected<std::string> computeDeviceLinkKey(const DeviceLinkJob &Job,
   Key.add(Job.Triple.str());
   Key.add(Job.Arch);
   Key.add("inputs", {});
-  for (const std::string &Input : Job.Inputs)
-    if (Error E = Key.addContent(Input))
-      return std::move(E);
+  if (!Job.InputContents.empty()) {
+    for (StringRef Contents : Job.InputContents)
+      Key.add(Contents);
+  } else {
+    for (const std::string &Input : Job.Inputs)
+      if (Error E = Key.addContent(Input))
+        return std::move(E);
+  }
   Key.add("pass-plugins", {});
   for (const std::string &Plugin : Job.PassPlugins)
     if (Error E = Key.addContent(Plugin))
@@ -326,11 +331,11 @@ public:
 
   Error link(const DeviceLinkJob &Job, CommandRunner &Runner) const override {
     if (Runner.isDryRun())
-      return Inner->link(Job, Runner);
+      return linkInputsOnDisk(Job, Runner);
     Expected<std::string> KeyOrErr = computeDeviceLinkKey(Job, Paths);
     if (!KeyOrErr) {
       say("not cached: " + toString(KeyOrErr.takeError()));
-      return Inner->link(Job, Runner);
+      return linkInputsOnDisk(Job, Runner);
     }
     std::string Why;
     Expected<bool> Hit = Cache->fetch(*KeyOrErr, Job.Output, Why);
@@ -345,7 +350,7 @@ public:
     }
     say("device link cache miss for " + Job.describe() + " (key " +
         *KeyOrErr + ")");
-    if (Error E = Inner->link(Job, Runner))
+    if (Error E = linkInputsOnDisk(Job, Runner))
       return E;
     if (Error E = Cache->store(*KeyOrErr, Job.Output))
       warn("the device image of " + Job.describe() +
@@ -355,6 +360,20 @@ public:
   }
 
 private:
+  /// The inner link, after writing the inputs if the job left that to us.
+  Error linkInputsOnDisk(const DeviceLinkJob &Job,
+                         CommandRunner &Runner) const {
+    if (!Job.WriteInputs)
+      return Inner->link(Job, Runner);
+    Expected<std::vector<std::string>> PathsOrErr = Job.WriteInputs();
+    if (!PathsOrErr)
+      return PathsOrErr.takeError();
+    DeviceLinkJob OnDisk = Job;
+    OnDisk.Inputs = std::move(*PathsOrErr);
+    OnDisk.WriteInputs = nullptr;
+    return Inner->link(OnDisk, Runner);
+  }
+
   void say(const std::string &Line) const {
     if (Report)
       Report(Line);

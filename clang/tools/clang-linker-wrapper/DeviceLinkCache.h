@@ -114,8 +114,9 @@ private:
 };
 
 /// A DeviceLinker that consults \p Cache before running \p Inner and stores
-/// what Inner links. \p Report receives the hit/miss lines of
-/// --wrapper-verbose (null: silent).
+/// what Inner links. A job whose inputs are still in memory
+/// (DeviceLinkJob::WriteInputs) has them written only on a miss. \p Report
+/// receives the hit/miss lines of --wrapper-verbose (null: silent).
 std::unique_ptr<DeviceLinker>
 createCachingDeviceLinker(std::unique_ptr<DeviceLinker> Inner,
                           std::shared_ptr<DeviceLinkCache> Cache,

@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,8 +47,18 @@ struct ToolchainPaths {
 struct DeviceLinkJob {
   llvm::Triple Triple;
   std::string Arch;
-  /// The group's device objects / bitcode files, already on disk.
+  /// The group's device objects / bitcode files on disk: what the device
+  /// linkers read. Empty while WriteInputs is still to run.
   std::vector<std::string> Inputs;
+  /// The same inputs in memory, in the same order (views into the linked
+  /// files' `.llvm.offloading` sections, which outlive the job), when the
+  /// caller has them: the device-link cache hashes these instead of reading
+  /// the files back.
+  std::vector<llvm::StringRef> InputContents;
+  /// When set, Inputs are not written yet: this writes InputContents to
+  /// temporary files and returns their paths. A cached link calls it only
+  /// on a miss, so a hit creates no file per input.
+  std::function<llvm::Expected<std::vector<std::string>>()> WriteInputs;
   /// Pass plugins to run on the bitcode inputs (the indirect-call pass of
   /// docs/IndirectCalls.md, when the program declares indirect functions).
   std::vector<std::string> PassPlugins;
