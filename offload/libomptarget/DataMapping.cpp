@@ -531,8 +531,14 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
     // A struct's block starts at the struct, so members before this part
     // that a later construct maps find room at their offsets.
     uintptr_t BlockBegin = StructStart && NearBase ? Base : Begin;
-    void *Memory = D.allocate(End - BlockBegin, plugin::AllocKind::Device,
-                              Item.Begin);
+    // A large block the CPU will copy keeps its host offset in the page
+    // (plugin::LargeCopyBytes says why).
+    uintptr_t Padding = 0;
+    if (End - BlockBegin >= plugin::LargeCopyBytes &&
+        D.plugin().supportsUnifiedMemory())
+      Padding = BlockBegin % plugin::LargeCopyAlignment;
+    void *Memory = D.allocate(End - BlockBegin + Padding,
+                              plugin::AllocKind::Device, Item.Begin);
     if (!Memory) {
       errorMessage("device %d cannot allocate %" PRIu64 " bytes for %s", D.Id,
                    static_cast<uint64_t>(End - BlockBegin),
@@ -542,6 +548,7 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
     }
     Block = std::make_shared<DeviceBlock>();
     Block->Memory = Memory;
+    Block->TgtBegin = addr(Memory) + Padding;
     Block->HstBegin = BlockBegin;
     Block->HstEnd = End;
     if (BlockBegin < Begin)
@@ -551,7 +558,7 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
   New.HstBegin = Begin;
   New.HstEnd = End;
   New.HstBase = Base;
-  New.TgtBegin = addr(Block->Memory) + (Begin - Block->HstBegin);
+  New.TgtBegin = Block->TgtBegin + (Begin - Block->HstBegin);
   New.Block = Block;
   New.Name = Item.Name;
   // Filled without the lock (step 3); others wait until it is Ready.

@@ -61,7 +61,12 @@ enum class MapState : uint8_t {
 /// start), so the device copy keeps the struct's layout: a region reaches
 /// every member through the struct's device address.
 struct DeviceBlock {
+  /// The device allocation, as the plugin returned it (what is freed).
   void *Memory = nullptr;
+  /// The device address of HstBegin: Memory, plus for large blocks on the
+  /// CPU device the padding that keeps the host range's offset in the page
+  /// (plugin::LargeCopyBytes).
+  uintptr_t TgtBegin = 0;
   uintptr_t HstBegin = 0;
   uintptr_t HstEnd = 0;
 };

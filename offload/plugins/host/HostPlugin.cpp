@@ -287,8 +287,11 @@ public:
   void *allocate(uint64_t Size, AllocKind) override {
     // Every kind is ordinary host memory on a CPU device; what matters is
     // that it is a separate allocation from the host object it mirrors.
+    // Large ones are page-aligned, so the runtime can give a copy its host
+    // range's offset in the page (LargeCopyBytes says why).
     void *Ptr = nullptr;
-    if (posix_memalign(&Ptr, 64, Size ? Size : 1))
+    size_t Alignment = Size >= LargeCopyBytes ? LargeCopyAlignment : 64;
+    if (posix_memalign(&Ptr, Alignment, Size ? Size : 1))
       return nullptr;
     return Ptr;
   }
