@@ -110,22 +110,30 @@ MapList listOf(std::vector<MapItem> &Items, std::vector<void *> &Bases,
 /// it). The mappers are called once, before the table is locked.
 struct ExpandedList {
   MapList List;
-  /// For each item: the expansion of its mapper, or null.
+  /// For each item: the expansion of its mapper, or null; empty when no
+  /// item has a mapper (see mapped()).
   std::vector<std::unique_ptr<ExpandedList>> Mapped;
+  /// The expansion of item \p I's mapper, or null.
+  const ExpandedList *mapped(int32_t I) const {
+    return Mapped.empty() ? nullptr : Mapped[I].get();
+  }
   // What List points into, for a mapper's list.
   MapperComponents Components;
   std::vector<void *> Bases, Begins, Names, Mappers;
   std::vector<int64_t> Sizes, Types;
 };
 
-std::unique_ptr<ExpandedList> expand(const MapList &Maps) {
-  auto L = std::make_unique<ExpandedList>();
-  L->List = Maps;
-  L->Mapped.resize(Maps.Count);
+std::unique_ptr<ExpandedList> expand(const MapList &Maps);
+
+/// Fills \p L (fresh) with \p Maps and the expansions of its mappers.
+void expandInto(ExpandedList &L, const MapList &Maps) {
+  L.List = Maps;
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
     if (!Item.Mapper)
       continue;
+    if (L.Mapped.empty())
+      L.Mapped.resize(Maps.Count);
     auto Child = std::make_unique<ExpandedList>();
     Child->Components = runMapper(Item);
     ExpandedList &C = *Child;
@@ -141,8 +149,13 @@ std::unique_ptr<ExpandedList> expand(const MapList &Maps) {
     Expanded->Types = std::move(C.Types);
     Expanded->Names = std::move(C.Names);
     Expanded->Mappers = std::move(C.Mappers);
-    L->Mapped[I] = std::move(Expanded);
+    L.Mapped[I] = std::move(Expanded);
   }
+}
+
+std::unique_ptr<ExpandedList> expand(const MapList &Maps) {
+  auto L = std::make_unique<ExpandedList>();
+  expandInto(*L, Maps);
   return L;
 }
 
@@ -192,8 +205,8 @@ bool forEachLookup(const ExpandedList &L, Action A,
                    const std::function<bool(uintptr_t, uint64_t)> &Fn) {
   for (int32_t I = 0; I < L.List.Count; ++I) {
     MapItem Item = L.List.item(I);
-    if (L.Mapped[I]) {
-      if (!forEachLookup(*L.Mapped[I], A, Fn))
+    if (const ExpandedList *Sub = L.mapped(I)) {
+      if (!forEachLookup(*Sub, A, Fn))
         return false;
       continue;
     }
@@ -246,6 +259,9 @@ void waitUntilSettled(LockedMappingTable &Table, const ExpandedList &L,
                       Action A) {
   bool ToRemove = A == Action::Exit;
   for (;;) {
+    // Nothing is unsettled: no need to look anything up.
+    if (!Table->anyUnsettled())
+      return;
     bool Settled = forEachLookup(L, A, [&](uintptr_t Begin, uint64_t Size) {
       LookupResult R = Table->lookup(Begin, Size);
       return !R.Entry || !R.Entry->unsettled(ToRemove);
@@ -275,6 +291,11 @@ struct Transfers {
   std::vector<MapEntry *> Pinned;
   /// Host start addresses of the entries marked Releasing.
   std::vector<uintptr_t> Removed;
+  /// What this construct counts in MappingTable::anyUnsettled: each entry
+  /// it created or marked Releasing, each pin.
+  uint64_t unsettled() const {
+    return Created.size() + Pinned.size() + Removed.size();
+  }
 };
 
 enum class PresentCheck { Map, Unmap, Motion };
@@ -421,23 +442,23 @@ bool finish(Device &D, LockedMappingTable &Table, Transfers &T) {
   for (MapEntry *E : T.Pinned)
     --E->Pins;
   std::vector<void *> Frees;
-  for (uintptr_t Key : T.Removed) {
-    LookupResult R = Table->lookup(Key, 0);
-    MapEntry *E = R.Entry;
-    if (!E || E->HstBegin != Key || E->State != MapState::Releasing)
-      continue;
-    if (infoFlags() & InfoMappingChanges)
-      infoMessage(D.Id,
-                  "Removing map entry with HstPtrBegin=0x%016" PRIxPTR
-                  ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRIu64 ", Name=%s",
-                  E->HstBegin, E->TgtBegin, E->size(),
-                  mapName(E->Name).c_str());
-    // Entries hold the only references to blocks, all under the lock.
-    if (E->Block && E->Block.use_count() == 1)
-      Frees.push_back(E->Block->Memory);
-    Table->erase(Key);
-  }
-  if (!T.Created.empty() || !T.Pinned.empty() || !T.Removed.empty())
+  for (uintptr_t Key : T.Removed)
+    Table->eraseIf(Key, [&](MapEntry &E) {
+      if (E.State != MapState::Releasing)
+        return false;
+      if (infoFlags() & InfoMappingChanges)
+        infoMessage(D.Id,
+                    "Removing map entry with HstPtrBegin=0x%016" PRIxPTR
+                    ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRIu64
+                    ", Name=%s",
+                    E.HstBegin, E.TgtBegin, E.size(), mapName(E.Name).c_str());
+      // Entries hold the only references to blocks, all under the lock.
+      if (E.Block && E.Block.use_count() == 1)
+        Frees.push_back(E.Block->Memory);
+      return true;
+    });
+  Table->removeUnsettled(T.unsettled());
+  if (T.unsettled())
     Table.notifyAll();
   if (!Frees.empty())
     Table.unlocked([&] {
@@ -581,7 +602,7 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
                 New.HstBase, Begin, addr(New.Block->Memory), New.TgtBegin,
                 Item.Size,
                 New.DynRefCount, New.HoldRefCount, mapName(Item.Name).c_str());
-  MapEntry &Inserted = Table->insert(New);
+  MapEntry &Inserted = Table->insert(std::move(New));
   T.Created.push_back(&Inserted);
   return &Inserted;
 }
@@ -661,8 +682,8 @@ bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
   std::vector<int32_t> Attachments, LambdaCaptures;
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
-    if (L.Mapped[I]) {
-      if (!planEnter(D, Table, T, Loc, *L.Mapped[I]))
+    if (const ExpandedList *Sub = L.mapped(I)) {
+      if (!planEnter(D, Table, T, Loc, *Sub))
         return false;
       continue;
     }
@@ -768,30 +789,24 @@ bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
   return true;
 }
 
-/// The entry containing [Begin, Begin+Size) that a map-exiting list may
-/// still use: one this construct marked Releasing (a declare mapper's list
-/// released it) is as good as gone.
-LookupResult lookupLive(LockedMappingTable &Table, uintptr_t Begin,
-                        uint64_t Size) {
-  LookupResult R = Table->lookup(Begin, Size);
-  if (R.Entry && R.Entry->State == MapState::Releasing)
-    return LookupResult();
-  return R;
-}
-
 /// Step 2 of a map-exiting list.
 bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
               const ident_t *Loc, const ExpandedList &L) {
   const MapList &Maps = L.List;
   // Pass 1, in reverse list order: reference counts and which entries this
   // construct releases.
-  std::vector<char> Entries(Maps.Count, 0); // the item names an entry
-  std::vector<char> Released(Maps.Count, 0);
-  std::vector<uintptr_t> Keys(Maps.Count, 0);
+  // For each item: the entry it names, if any, and whether it releases it.
+  // Entries stay in the table (and their nodes in place) until step 3, so
+  // the later passes reach them without searching again.
+  struct ItemEntry {
+    MapEntry *Entry = nullptr;
+    bool Released = false;
+  };
+  std::vector<ItemEntry> Items(Maps.Count);
   for (int32_t I = Maps.Count - 1; I >= 0; --I) {
     MapItem Item = Maps.item(I);
-    if (L.Mapped[I]) {
-      if (!planExit(D, Table, T, Loc, *L.Mapped[I]))
+    if (const ExpandedList *Sub = L.mapped(I)) {
+      if (!planExit(D, Table, T, Loc, *Sub))
         return false;
       continue;
     }
@@ -810,8 +825,7 @@ bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
       continue;
     }
     MapEntry &E = *R.Entry;
-    Entries[I] = 1;
-    Keys[I] = E.HstBegin;
+    Items[I].Entry = &E;
     int64_t Parent = parentIndex(Item.Type);
     bool IsMember = Parent >= 0 && Parent < Maps.Count &&
                     !has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ);
@@ -824,7 +838,7 @@ bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
       else if (E.DynRefCount)
         --E.DynRefCount;
     }
-    Released[I] = E.isReleasable();
+    Items[I].Released = E.isReleasable();
     if (infoFlags() & InfoMappingExists) {
       bool Hold = has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD);
       std::string Dyn = E.Permanent ? "INF" : std::to_string(E.DynRefCount);
@@ -835,8 +849,8 @@ bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
       else if (has(Item.Type, OMP_TGT_MAPTYPE_DELETE))
         Changed += " (reset, delayed deletion)";
       else
-        Changed +=
-            Released[I] ? " (decremented, delayed deletion)" : " (decremented)";
+        Changed += Items[I].Released ? " (decremented, delayed deletion)"
+                                     : " (decremented)";
       infoMessage(D.Id,
                   "Mapping exists with HstPtrBegin=0x%016" PRIxPTR
                   ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
@@ -847,7 +861,7 @@ bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
   }
   // Pass 2: copies back, while every device copy still exists.
   for (int32_t I = 0; I < Maps.Count; ++I) {
-    if (!Entries[I])
+    if (!Items[I].Entry)
       continue;
     MapItem Item = Maps.item(I);
     int64_t Parent = parentIndex(Item.Type);
@@ -855,29 +869,26 @@ bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
     // so this propagates down chains of members.
     bool ParentReleased = Parent >= 0 && Parent < I &&
                           !has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ) &&
-                          Released[Parent];
-    Released[I] = Released[I] || ParentReleased;
+                          Items[Parent].Released;
+    Items[I].Released = Items[I].Released || ParentReleased;
     if (!has(Item.Type, OMP_TGT_MAPTYPE_FROM) ||
-        !(Released[I] || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
+        !(Items[I].Released || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
       continue;
-    // Found again by key: a declare mapper's own exit (pass 1) may have
-    // released an entry another item also named.
-    LookupResult R = lookupLive(Table, Keys[I], 0);
-    if (R.Status == LookupResult::Contained && R.Entry->HstBegin == Keys[I])
-      planCopy(T, *R.Entry, Item, /*ToDevice=*/false);
+    // A declare mapper's own exit (pass 1) may have released an entry
+    // another item also named: it is as good as gone.
+    MapEntry *E = Items[I].Entry;
+    if (E->State != MapState::Releasing)
+      planCopy(T, *E, Item, /*ToDevice=*/false);
   }
   // Pass 3: what no reference holds any more goes once the copies are
   // done (step 3). Several items may name one entry: each is marked once.
   for (int32_t I = Maps.Count - 1; I >= 0; --I) {
-    if (!Entries[I] || !Released[I])
-      continue;
-    LookupResult R = lookupLive(Table, Keys[I], 0);
-    MapEntry *E = R.Entry;
-    if (R.Status != LookupResult::Contained || E->HstBegin != Keys[I] ||
+    MapEntry *E = Items[I].Entry;
+    if (!E || !Items[I].Released || E->State == MapState::Releasing ||
         !E->isReleasable())
       continue;
     E->State = MapState::Releasing;
-    T.Removed.push_back(Keys[I]);
+    T.Removed.push_back(E->HstBegin);
   }
   return true;
 }
@@ -908,8 +919,8 @@ bool planUpdate(Device &D, LockedMappingTable &Table, Transfers &T,
   const MapList &Maps = L.List;
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
-    if (L.Mapped[I]) {
-      if (!planUpdate(D, Table, T, Loc, *L.Mapped[I]))
+    if (const ExpandedList *Sub = L.mapped(I)) {
+      if (!planUpdate(D, Table, T, Loc, *Sub))
         return false;
       continue;
     }
@@ -939,12 +950,20 @@ using Planner = bool (*)(Device &, LockedMappingTable &, Transfers &,
 /// The three steps of the file comment for one construct's list.
 bool apply(Device &D, const ident_t *Loc, const MapList &Maps, Action A,
            Planner Plan) {
-  std::unique_ptr<ExpandedList> L = expand(Maps);
+  // An empty list (a region without maps) neither waits nor changes
+  // anything.
+  if (Maps.Count == 0)
+    return true;
+  ExpandedList L;
+  expandInto(L, Maps);
   LockedMappingTable Table = D.Mappings.lock();
-  waitUntilSettled(Table, *L, A);
+  waitUntilSettled(Table, L, A);
   Transfers T;
   T.DeviceId = D.Id;
-  bool Planned = Plan(D, Table, T, Loc, *L);
+  bool Planned = Plan(D, Table, T, Loc, L);
+  // What the plan made unsettled (with the lock held throughout), until
+  // finish settles it.
+  Table->addUnsettled(T.unsettled());
   if (!Planned)
     T.Copies.clear(); // The construct fails; settle what it touched.
   bool Finished = finish(D, Table, T);
@@ -968,6 +987,8 @@ bool offload::mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps) {
 bool offload::kernelArguments(Device &D, const ident_t *Loc,
                               const MapList &Maps, std::vector<void *> &Args,
                               PrivateAllocations &Privates) {
+  if (Maps.Count == 0)
+    return true; // Nothing to pass.
   LockedMappingTable Table = D.Mappings.lock();
   // Device copies of the private items, by item index, for the captures
   // below.

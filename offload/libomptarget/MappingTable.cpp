@@ -67,10 +67,18 @@ MapEntry &MappingTable::insert(const MapEntry &Entry) {
   return Entries.insert_or_assign(Entry.HstBegin, Entry).first->second;
 }
 
+MapEntry &MappingTable::insert(MapEntry &&Entry) {
+  uintptr_t Key = Entry.HstBegin;
+  return Entries.insert_or_assign(Key, std::move(Entry)).first->second;
+}
+
 void MappingTable::erase(uintptr_t HstBegin) {
   auto It = Entries.find(HstBegin);
-  if (It == Entries.end())
-    return;
+  if (It != Entries.end())
+    eraseAt(It);
+}
+
+void MappingTable::eraseAt(std::map<uintptr_t, MapEntry>::iterator It) {
   // The last entry of a struct block takes its record along.
   const std::shared_ptr<DeviceBlock> &Block = It->second.Block;
   if (Block && Block.use_count() == 1) {

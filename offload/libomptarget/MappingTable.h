@@ -140,7 +140,20 @@ public:
   /// Inserts a new entry; the caller has checked with lookup() that its
   /// range is Absent.
   MapEntry &insert(const MapEntry &Entry);
+  MapEntry &insert(MapEntry &&Entry);
   void erase(uintptr_t HstBegin);
+  /// The entry starting exactly at \p HstBegin, or null.
+  MapEntry *find(uintptr_t HstBegin) {
+    auto It = Entries.find(HstBegin);
+    return It == Entries.end() ? nullptr : &It->second;
+  }
+  /// Erases the entry starting exactly at \p HstBegin when there is one
+  /// and \p Fn(entry) returns true (with one search of the table).
+  template <typename FnT> void eraseIf(uintptr_t HstBegin, FnT &&Fn) {
+    auto It = Entries.find(HstBegin);
+    if (It != Entries.end() && Fn(It->second))
+      eraseAt(It);
+  }
   /// Records \p Block, allocated from the start of the struct at its
   /// HstBegin for a part of it, for findStructBlock. Forgotten when the
   /// last entry using it is erased.
@@ -157,10 +170,21 @@ public:
     StructBlocks.clear();
   }
 
+  /// How many entries are not Ready, plus the pins on Ready entries, of
+  /// the constructs between their steps 2 and 3 (DataMapping.cpp counts
+  /// them). While it is 0 no entry is unsettled, and step 1 of a construct
+  /// has nothing to look up.
+  void addUnsettled(uint64_t N) { Unsettled += N; }
+  void removeUnsettled(uint64_t N) { Unsettled -= N; }
+  bool anyUnsettled() const { return Unsettled != 0; }
+
 private:
   std::map<uintptr_t, MapEntry> Entries;
   /// Struct blocks by the struct's host address.
   std::multimap<uintptr_t, std::weak_ptr<DeviceBlock>> StructBlocks;
+  uint64_t Unsettled = 0;
+
+  void eraseAt(std::map<uintptr_t, MapEntry>::iterator It);
 };
 
 using LockedMappingTable = Guarded<MappingTable>::Access;

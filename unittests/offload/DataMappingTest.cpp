@@ -145,6 +145,9 @@ protected:
   ~DataMappingTest() override {
     // Everything a test mapped must have been released.
     EXPECT_TRUE(Plugin.Device.Live.empty());
+    // Every construct, failed ones included, settled what it made
+    // unsettled (step 1 of the next one skips its lookups only then).
+    EXPECT_FALSE(Dev->Mappings.lock()->anyUnsettled());
   }
 
   bool enter(Maps M) { return mapEnter(*Dev, nullptr, M.list()); }

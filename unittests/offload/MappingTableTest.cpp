@@ -137,6 +137,34 @@ TEST(MappingTable, EraseRemovesOnlyTheNamedEntry) {
   EXPECT_EQ(T.lookup(0x2000, 1).Status, LookupResult::Contained);
 }
 
+TEST(MappingTable, EraseIfErasesTheEntryStartingThereWhenAsked) {
+  MappingTable T;
+  T.insert(entry(0x1000, 0x10, 0x9000));
+  int Calls = 0;
+  // Inside the entry but not its start: not found, not asked.
+  T.eraseIf(0x1008, [&](MapEntry &) { return ++Calls, true; });
+  EXPECT_EQ(Calls, 0);
+  T.eraseIf(0x1000, [&](MapEntry &E) {
+    EXPECT_EQ(E.TgtBegin, 0x9000u);
+    return ++Calls, false;
+  });
+  EXPECT_EQ(Calls, 1);
+  EXPECT_EQ(T.size(), 1u);
+  T.eraseIf(0x1000, [&](MapEntry &) { return ++Calls, true; });
+  EXPECT_EQ(Calls, 2);
+  EXPECT_TRUE(T.empty());
+}
+
+TEST(MappingTable, UnsettledCountsAddUp) {
+  MappingTable T;
+  EXPECT_FALSE(T.anyUnsettled());
+  T.addUnsettled(3);
+  T.removeUnsettled(2);
+  EXPECT_TRUE(T.anyUnsettled());
+  T.removeUnsettled(1);
+  EXPECT_FALSE(T.anyUnsettled());
+}
+
 TEST(MappingTable, ReleasabilityFollowsBothReferenceCounts) {
   MapEntry E = entry(0x1000, 8, 0x9000);
   E.DynRefCount = 0;

@@ -47,11 +47,19 @@ public:
 
     /// Blocks until another thread calls notifyAll() (or spuriously), with
     /// the lock released meanwhile; callers re-check what they wait for.
-    void wait() { Owner.Changed.wait(Lock); }
+    void wait() {
+      ++Owner.Waiters;
+      Owner.Changed.wait(Lock);
+      --Owner.Waiters;
+    }
 
     /// Wakes every thread blocked in wait(). Call it after a change that a
-    /// waiter may be waiting for.
-    void notifyAll() { Owner.Changed.notify_all(); }
+    /// waiter may be waiting for. Waiters are counted under the lock, so
+    /// with none blocked nothing needs waking.
+    void notifyAll() {
+      if (Owner.Waiters)
+        Owner.Changed.notify_all();
+    }
 
     /// Runs \p Fn with the lock released and takes it again afterwards.
     /// For slow work on something the caller made its own while holding the
@@ -85,6 +93,8 @@ public:
 private:
   std::mutex Mutex;
   std::condition_variable Changed;
+  /// Threads blocked in Access::wait (only changed with Mutex held).
+  unsigned Waiters = 0;
   T Data;
 };
 
