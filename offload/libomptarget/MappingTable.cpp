@@ -8,7 +8,63 @@
 
 #include "MappingTable.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <new>
+
 using namespace offload;
+
+NodePool::~NodePool() {
+  for (char *Chunk : Chunks)
+    ::operator delete(Chunk);
+}
+
+void *NodePool::allocate(size_t Size) {
+  if (!NodeSize)
+    NodeSize =
+        (std::max(Size, sizeof(FreeNode)) + alignof(std::max_align_t) - 1) /
+        alignof(std::max_align_t) * alignof(std::max_align_t);
+  if (Size > NodeSize ||
+      NodeSize - Size >= alignof(std::max_align_t)) // another size
+    return ::operator new(Size);
+  ++Allocated;
+  if (Free) {
+    FreeNode *Node = Free;
+    Free = Node->Next;
+    return Node;
+  }
+  if (!FreshNodes) {
+    // operator new's memory is aligned for any fundamental type, and so is
+    // every node, NodeSize being a multiple of that alignment.
+    Fresh = static_cast<char *>(::operator new(NodeSize *NodesPerChunk));
+    Chunks.push_back(Fresh);
+    FreshNodes = NodesPerChunk;
+  }
+  void *Node = Fresh;
+  Fresh += NodeSize;
+  --FreshNodes;
+  return Node;
+}
+
+void NodePool::deallocate(void *P, size_t Size) {
+  if (Size > NodeSize || NodeSize - Size >= alignof(std::max_align_t)) {
+    ::operator delete(P);
+    return;
+  }
+  --Allocated;
+  Free = ::new (P) FreeNode{Free};
+}
+
+void NodePool::releaseIfUnused() {
+  if (Allocated)
+    return;
+  for (char *Chunk : Chunks)
+    ::operator delete(Chunk);
+  Chunks.clear();
+  Free = nullptr;
+  Fresh = nullptr;
+  FreshNodes = 0;
+}
 
 LookupResult MappingTable::lookup(uintptr_t Begin, uint64_t Size) {
   LookupResult Result;
@@ -78,7 +134,7 @@ void MappingTable::erase(uintptr_t HstBegin) {
     eraseAt(It);
 }
 
-void MappingTable::eraseAt(std::map<uintptr_t, MapEntry>::iterator It) {
+void MappingTable::eraseAt(EntryMap::iterator It) {
   // The last entry of a struct block takes its record along.
   const std::shared_ptr<DeviceBlock> &Block = It->second.Block;
   if (Block && Block.use_count() == 1) {
@@ -90,6 +146,8 @@ void MappingTable::eraseAt(std::map<uintptr_t, MapEntry>::iterator It) {
       }
   }
   Entries.erase(It);
+  if (Entries.empty())
+    Nodes.releaseIfUnused();
 }
 
 void MappingTable::addStructBlock(const std::shared_ptr<DeviceBlock> &Block) {

@@ -155,6 +155,30 @@ TEST(MappingTable, EraseIfErasesTheEntryStartingThereWhenAsked) {
   EXPECT_TRUE(T.empty());
 }
 
+// Entries come from the table's node pool: removed ones are reused, and an
+// emptied table starts over; what a table holds is intact throughout.
+TEST(MappingTable, NodesAreRecycled) {
+  MappingTable T;
+  for (int Round = 0; Round < 3; ++Round) {
+    for (uintptr_t I = 0; I < 1000; ++I)
+      T.insert(entry(0x10000 + I * 0x100, 0x10, 0x900000 + I * 0x100));
+    // Remove every other entry, then put them back.
+    for (uintptr_t I = 0; I < 1000; I += 2)
+      T.erase(0x10000 + I * 0x100);
+    EXPECT_EQ(T.size(), 500u);
+    for (uintptr_t I = 0; I < 1000; I += 2)
+      T.insert(entry(0x10000 + I * 0x100, 0x10, 0x900000 + I * 0x100));
+    for (uintptr_t I = 0; I < 1000; ++I) {
+      LookupResult R = T.lookup(0x10000 + I * 0x100 + 4, 4);
+      ASSERT_EQ(R.Status, LookupResult::Contained);
+      EXPECT_EQ(R.Entry->TgtBegin, 0x900000 + I * 0x100);
+    }
+    for (uintptr_t I = 0; I < 1000; ++I)
+      T.erase(0x10000 + I * 0x100);
+    EXPECT_TRUE(T.empty());
+  }
+}
+
 TEST(MappingTable, UnsettledCountsAddUp) {
   MappingTable T;
   EXPECT_FALSE(T.anyUnsettled());
