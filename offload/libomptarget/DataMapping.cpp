@@ -30,6 +30,7 @@
 
 #include "DataMapping.h"
 #include "Diagnostics.h"
+#include "InlineVector.h"
 #include "OMPT.h"
 #include "Profiler.h"
 
@@ -286,11 +287,11 @@ struct Transfers {
   };
   /// The device the construct maps to (for messages).
   int32_t DeviceId = 0;
-  std::vector<Copy> Copies;
-  std::vector<MapEntry *> Created;
-  std::vector<MapEntry *> Pinned;
+  InlineVector<Copy, 4> Copies;
+  InlineVector<MapEntry *, 8> Created;
+  InlineVector<MapEntry *, 8> Pinned;
   /// Host start addresses of the entries marked Releasing.
-  std::vector<uintptr_t> Removed;
+  InlineVector<uintptr_t, 8> Removed;
   /// What this construct counts in MappingTable::anyUnsettled: each entry
   /// it created or marked Releasing, each pin.
   uint64_t unsettled() const {
@@ -441,7 +442,7 @@ bool finish(Device &D, LockedMappingTable &Table, Transfers &T) {
     E->State = MapState::Ready;
   for (MapEntry *E : T.Pinned)
     --E->Pins;
-  std::vector<void *> Frees;
+  InlineVector<void *, 8> Frees;
   for (uintptr_t Key : T.Removed)
     Table->eraseIf(Key, [&](MapEntry &E) {
       if (E.State != MapState::Releasing)
@@ -678,7 +679,7 @@ bool attachIfBothMapped(Device &D, LockedMappingTable &Table,
 bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
                const ident_t *Loc, const ExpandedList &L) {
   const MapList &Maps = L.List;
-  std::vector<char> IsNew(Maps.Count, 0);
+  InlineVector<char, 32> IsNew(Maps.Count, 0);
   std::vector<int32_t> Attachments, LambdaCaptures;
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
@@ -802,7 +803,7 @@ bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
     MapEntry *Entry = nullptr;
     bool Released = false;
   };
-  std::vector<ItemEntry> Items(Maps.Count);
+  InlineVector<ItemEntry, 16> Items(Maps.Count, ItemEntry());
   for (int32_t I = Maps.Count - 1; I >= 0; --I) {
     MapItem Item = Maps.item(I);
     if (const ExpandedList *Sub = L.mapped(I)) {
@@ -992,7 +993,7 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
   LockedMappingTable Table = D.Mappings.lock();
   // Device copies of the private items, by item index, for the captures
   // below.
-  std::vector<void *> PrivateCopies(Maps.Count, nullptr);
+  InlineVector<void *, 16> PrivateCopies(Maps.Count, nullptr);
   for (int32_t I = 0; I < Maps.Count; ++I) {
     MapItem Item = Maps.item(I);
     int64_t Parent = parentIndex(Item.Type);

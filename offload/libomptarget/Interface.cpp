@@ -123,6 +123,8 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
     printConstructMaps(*D, "Entering OpenMP kernel", Loc, Maps);
 
   std::vector<void *> KernelArgs;
+  if (Maps.Count > 0)
+    KernelArgs.reserve(Maps.Count); // at most one per item
   PrivateAllocations Privates;
   bool Ok = mapEnter(*D, Loc, Maps);
   if (!Ok)
