@@ -287,6 +287,10 @@ struct Transfers {
   };
   /// The device the construct maps to (for messages).
   int32_t DeviceId = 0;
+  /// Where planEnter records the entry of each item of \p Top (the
+  /// construct's own list, not a declare mapper's), or null.
+  EnteredEntries *Entered = nullptr;
+  const void *Top = nullptr;
   InlineVector<Copy, 4> Copies;
   InlineVector<MapEntry *, 8> Created;
   InlineVector<MapEntry *, 8> Pinned;
@@ -474,12 +478,19 @@ bool finish(Device &D, LockedMappingTable &Table, Transfers &T) {
 /// upstream does: the construct uses what an enclosing construct mapped of
 /// it (`target data map(from: s.y)` around a region using `s`), and counts
 /// a reference on it, instead of failing as an explicit extension does.
-LookupResult lookupItem(LockedMappingTable &Table, const MapItem &Item) {
-  LookupResult R = Table->lookup(addr(Item.Begin), Item.Size);
+LookupResult implicitExtends(LookupResult R, const MapItem &Item) {
   if (R.Status == LookupResult::Overlap &&
       has(Item.Type, OMP_TGT_MAPTYPE_IMPLICIT))
     R.Status = LookupResult::Contained;
   return R;
+}
+LookupResult lookupItem(LockedMappingTable &Table, const MapItem &Item) {
+  return implicitExtends(Table->lookup(addr(Item.Begin), Item.Size), Item);
+}
+/// lookupItem, given the entry that contains the item's start.
+LookupResult lookupItemIn(MapEntry &E, const MapItem &Item) {
+  return implicitExtends(MappingTable::lookupIn(E, addr(Item.Begin), Item.Size),
+                         Item);
 }
 
 /// Makes [Begin, Begin+Size) present (or finds it), counting a reference
@@ -735,6 +746,9 @@ bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
                              Failed);
     if (Failed)
       return false;
+    if (T.Entered && &L == T.Top && E &&
+        MappingTable::containsBegin(*E, addr(Item.Begin)))
+      T.Entered->Entries[I] = E;
     // A member is new when its struct is (a declare mapper chains members
     // of members: the element of an array section, its fields...).
     bool ParentNew = IsMember && Parent < I && IsNew[Parent];
@@ -950,7 +964,7 @@ using Planner = bool (*)(Device &, LockedMappingTable &, Transfers &,
 
 /// The three steps of the file comment for one construct's list.
 bool apply(Device &D, const ident_t *Loc, const MapList &Maps, Action A,
-           Planner Plan) {
+           Planner Plan, EnteredEntries *Entered = nullptr) {
   // An empty list (a region without maps) neither waits nor changes
   // anything.
   if (Maps.Count == 0)
@@ -961,6 +975,11 @@ bool apply(Device &D, const ident_t *Loc, const MapList &Maps, Action A,
   waitUntilSettled(Table, L, A);
   Transfers T;
   T.DeviceId = D.Id;
+  if (Entered) {
+    Entered->Entries.assign(Maps.Count, nullptr);
+    T.Entered = Entered;
+    T.Top = &L;
+  }
   bool Planned = Plan(D, Table, T, Loc, L);
   // What the plan made unsettled (with the lock held throughout), until
   // finish settles it.
@@ -968,13 +987,18 @@ bool apply(Device &D, const ident_t *Loc, const MapList &Maps, Action A,
   if (!Planned)
     T.Copies.clear(); // The construct fails; settle what it touched.
   bool Finished = finish(D, Table, T);
+  if (Entered) {
+    Entered->Erasures = Table->erasures();
+    Entered->Valid = Planned && Finished;
+  }
   return Planned && Finished;
 }
 
 } // namespace
 
-bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps) {
-  return apply(D, Loc, Maps, Action::Enter, planEnter);
+bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps,
+                       EnteredEntries *Entered) {
+  return apply(D, Loc, Maps, Action::Enter, planEnter, Entered);
 }
 
 bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
@@ -987,10 +1011,16 @@ bool offload::mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps) {
 
 bool offload::kernelArguments(Device &D, const ident_t *Loc,
                               const MapList &Maps, std::vector<void *> &Args,
-                              PrivateAllocations &Privates) {
+                              PrivateAllocations &Privates,
+                              const EnteredEntries *Entered) {
   if (Maps.Count == 0)
     return true; // Nothing to pass.
   LockedMappingTable Table = D.Mappings.lock();
+  // No entry went away since mapEnter found them: they are what a search
+  // would find.
+  bool Reuse = Entered && Entered->Valid &&
+               Entered->Entries.size() == static_cast<size_t>(Maps.Count) &&
+               Entered->Erasures == Table->erasures();
   // Device copies of the private items, by item index, for the captures
   // below.
   InlineVector<void *, 16> PrivateCopies(Maps.Count, nullptr);
@@ -1057,7 +1087,9 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
           addr(Copy) - (addr(Item.Begin) - addr(Item.Base))));
       continue;
     }
-    LookupResult R = lookupItem(Table, Item);
+    MapEntry *Known = Reuse ? Entered->Entries[I] : nullptr;
+    LookupResult R =
+        Known ? lookupItemIn(*Known, Item) : lookupItem(Table, Item);
     if (R.Status != LookupResult::Contained) {
       // An absent zero-length section (or unified shared memory): the
       // device sees the original pointer value.

@@ -17,6 +17,8 @@
 
 #include "Runtime.h"
 
+#include "InlineVector.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -58,12 +60,26 @@ struct MapperComponents {
   std::vector<MapItem> Items;
 };
 
+/// The entry mapEnter found or made for each item of a region's list (when
+/// it contains the item's start, null otherwise), and the table's
+/// MappingTable::erasures() once it was done. While that count stays the
+/// same the entries are still there, and kernelArguments uses them instead
+/// of searching the table again.
+struct EnteredEntries {
+  InlineVector<MapEntry *, 32> Entries;
+  uint64_t Erasures = 0;
+  bool Valid = false;
+};
+
 /// Each returns true on success; on failure the reason has been printed.
 /// \p Loc is the construct's source location for messages. Each takes the
 /// device's table lock itself, and releases it while it copies data: a list
 /// is applied atomically with respect to other host threads' lists, but
 /// their copies run at the same time (DataMapping.cpp says how).
-bool mapEnter(Device &D, const ident_t *Loc, const MapList &Maps);
+/// \p Entered, when given, receives the entries found for the list's items
+/// (for kernelArguments).
+bool mapEnter(Device &D, const ident_t *Loc, const MapList &Maps,
+              EnteredEntries *Entered = nullptr);
 bool mapExit(Device &D, const ident_t *Loc, const MapList &Maps);
 bool mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps);
 
@@ -73,9 +89,11 @@ struct PrivateAllocations {
 };
 
 /// The kernel arguments of a target region: one per TARGET_PARAM item, in
-/// order. Must run after mapEnter on the same list. Takes the table lock.
+/// order. Must run after mapEnter on the same list (\p Entered: what that
+/// mapEnter found). Takes the table lock.
 bool kernelArguments(Device &D, const ident_t *Loc, const MapList &Maps,
-                     std::vector<void *> &Args, PrivateAllocations &Privates);
+                     std::vector<void *> &Args, PrivateAllocations &Privates,
+                     const EnteredEntries *Entered = nullptr);
 
 /// Prints "<Construct> at <loc> with N arguments:" and one line per map
 /// (LIBOMPTARGET_INFO bit 0x01).

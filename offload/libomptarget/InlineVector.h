@@ -34,12 +34,7 @@ template <typename T, size_t N> class InlineVector {
 public:
   InlineVector() = default;
   /// \p Count copies of \p Value.
-  InlineVector(size_t Count, const T &Value) {
-    reserve(Count);
-    for (size_t I = 0; I < Count; ++I)
-      Data[I] = Value;
-    Size = Count;
-  }
+  InlineVector(size_t Count, const T &Value) { assign(Count, Value); }
   InlineVector(const InlineVector &) = delete;
   InlineVector &operator=(const InlineVector &) = delete;
 
@@ -47,6 +42,14 @@ public:
     if (Size == Capacity)
       reserve(Capacity * 2);
     Data[Size++] = Value;
+  }
+  /// Makes it \p Count copies of \p Value.
+  void assign(size_t Count, const T &Value) {
+    Size = 0;
+    reserve(Count);
+    for (size_t I = 0; I < Count; ++I)
+      Data[I] = Value;
+    Size = Count;
   }
   void clear() { Size = 0; }
   size_t size() const { return Size; }

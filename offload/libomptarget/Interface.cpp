@@ -126,10 +126,11 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
   if (Maps.Count > 0)
     KernelArgs.reserve(Maps.Count); // at most one per item
   PrivateAllocations Privates;
-  bool Ok = mapEnter(*D, Loc, Maps);
+  EnteredEntries Entered;
+  bool Ok = mapEnter(*D, Loc, Maps, &Entered);
   if (!Ok)
     errorMessage("Call to targetDataBegin failed, abort target.");
-  Ok = Ok && kernelArguments(*D, Loc, Maps, KernelArgs, Privates);
+  Ok = Ok && kernelArguments(*D, Loc, Maps, KernelArgs, Privates, &Entered);
   if (!Ok) {
     errorMessage("Failed to process data before launching the kernel.");
     targetConstructFailed(Loc);

@@ -16,16 +16,14 @@ using namespace offload;
 
 NodePool::~NodePool() {
   for (char *Chunk : Chunks)
-    ::operator delete(Chunk);
+    ::operator delete(Chunk, std::align_val_t(CacheLine));
 }
 
 void *NodePool::allocate(size_t Size) {
   if (!NodeSize)
-    NodeSize =
-        (std::max(Size, sizeof(FreeNode)) + alignof(std::max_align_t) - 1) /
-        alignof(std::max_align_t) * alignof(std::max_align_t);
-  if (Size > NodeSize ||
-      NodeSize - Size >= alignof(std::max_align_t)) // another size
+    NodeSize = (std::max(Size, sizeof(FreeNode)) + CacheLine - 1) / CacheLine *
+               CacheLine;
+  if (Size > NodeSize || NodeSize - Size >= CacheLine) // another size
     return ::operator new(Size);
   ++Allocated;
   if (Free) {
@@ -36,7 +34,8 @@ void *NodePool::allocate(size_t Size) {
   if (!FreshNodes) {
     // operator new's memory is aligned for any fundamental type, and so is
     // every node, NodeSize being a multiple of that alignment.
-    Fresh = static_cast<char *>(::operator new(NodeSize *NodesPerChunk));
+    Fresh = static_cast<char *>(
+        ::operator new(NodeSize *NodesPerChunk, std::align_val_t(CacheLine)));
     Chunks.push_back(Fresh);
     FreshNodes = NodesPerChunk;
   }
@@ -47,7 +46,7 @@ void *NodePool::allocate(size_t Size) {
 }
 
 void NodePool::deallocate(void *P, size_t Size) {
-  if (Size > NodeSize || NodeSize - Size >= alignof(std::max_align_t)) {
+  if (Size > NodeSize || NodeSize - Size >= CacheLine) {
     ::operator delete(P);
     return;
   }
@@ -59,7 +58,7 @@ void NodePool::releaseIfUnused() {
   if (Allocated)
     return;
   for (char *Chunk : Chunks)
-    ::operator delete(Chunk);
+    ::operator delete(Chunk, std::align_val_t(CacheLine));
   Chunks.clear();
   Free = nullptr;
   Fresh = nullptr;
@@ -74,18 +73,10 @@ LookupResult MappingTable::lookup(uintptr_t Begin, uint64_t Size) {
   auto After = Entries.upper_bound(Begin);
   if (After != Entries.begin()) {
     MapEntry &Candidate = std::prev(After)->second;
-    bool ContainsBegin =
-        Begin < Candidate.HstEnd ||
-        // A zero-sized entry (zero-length section) is
-        // found at its own address.
-        (Candidate.HstBegin == Begin && Candidate.HstBegin == Candidate.HstEnd);
-    if (ContainsBegin) {
-      Result.Entry = &Candidate;
-      Result.Status = End <= Candidate.HstEnd || Size == 0
-                          ? LookupResult::Contained
-                          : LookupResult::Overlap;
-      return Result;
-    }
+    // A zero-sized entry (zero-length section) is found at its own
+    // address.
+    if (containsBegin(Candidate, Begin))
+      return lookupIn(Candidate, Begin, Size);
   }
   if (Size == 0) {
     // A zero-sized lookup (use_device_ptr/use_device_addr, a zero-length
@@ -120,12 +111,18 @@ LookupResult MappingTable::lookup(uintptr_t Begin, uint64_t Size) {
 }
 
 MapEntry &MappingTable::insert(const MapEntry &Entry) {
-  return Entries.insert_or_assign(Entry.HstBegin, Entry).first->second;
+  auto [It, Inserted] = Entries.insert_or_assign(Entry.HstBegin, Entry);
+  if (!Inserted)
+    ++Erasures; // the entry there was replaced
+  return It->second;
 }
 
 MapEntry &MappingTable::insert(MapEntry &&Entry) {
   uintptr_t Key = Entry.HstBegin;
-  return Entries.insert_or_assign(Key, std::move(Entry)).first->second;
+  auto [It, Inserted] = Entries.insert_or_assign(Key, std::move(Entry));
+  if (!Inserted)
+    ++Erasures; // the entry there was replaced
+  return It->second;
 }
 
 void MappingTable::erase(uintptr_t HstBegin) {
@@ -146,6 +143,7 @@ void MappingTable::eraseAt(EntryMap::iterator It) {
       }
   }
   Entries.erase(It);
+  ++Erasures;
   if (Entries.empty())
     Nodes.releaseIfUnused();
 }

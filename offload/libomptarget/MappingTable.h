@@ -155,6 +155,7 @@ public:
 
 private:
   static constexpr size_t NodesPerChunk = 256;
+  static constexpr size_t CacheLine = 64;
   struct FreeNode {
     FreeNode *Next;
   };
@@ -200,6 +201,27 @@ public:
   MappingTable &operator=(const MappingTable &) = delete;
 
   LookupResult lookup(uintptr_t Begin, uint64_t Size);
+  /// What lookup(Begin, Size) returns when \p E, an entry of the table,
+  /// contains Begin (see containsBegin): no other entry can, entries
+  /// never overlapping.
+  static LookupResult lookupIn(MapEntry &E, uintptr_t Begin, uint64_t Size) {
+    LookupResult Result;
+    Result.Entry = &E;
+    Result.Status = Begin + Size <= E.HstEnd || Size == 0
+                        ? LookupResult::Contained
+                        : LookupResult::Overlap;
+    return Result;
+  }
+  /// Whether \p E contains \p Begin as lookup() sees it: a zero-sized
+  /// entry (zero-length section) contains its own address.
+  static bool containsBegin(const MapEntry &E, uintptr_t Begin) {
+    return E.HstBegin <= Begin &&
+           (Begin < E.HstEnd || (E.HstBegin == Begin && E.HstEnd == Begin));
+  }
+  /// Counts the entries removed or replaced so far: while it stays the
+  /// same, an entry found earlier (under this lock or an earlier hold of
+  /// it) is still in the table at the same address.
+  uint64_t erasures() const { return Erasures; }
   /// Inserts a new entry; the caller has checked with lookup() that its
   /// range is Absent.
   MapEntry &insert(const MapEntry &Entry);
@@ -229,6 +251,7 @@ public:
   bool empty() const { return Entries.empty(); }
   void forEach(const std::function<void(const MapEntry &)> &Fn) const;
   void clear() {
+    ++Erasures;
     Entries.clear();
     StructBlocks.clear();
     Nodes.releaseIfUnused();
@@ -252,6 +275,7 @@ private:
   /// Struct blocks by the struct's host address.
   std::multimap<uintptr_t, std::weak_ptr<DeviceBlock>> StructBlocks;
   uint64_t Unsettled = 0;
+  uint64_t Erasures = 0;
 
   void eraseAt(EntryMap::iterator It);
 };

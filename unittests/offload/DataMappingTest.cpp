@@ -339,4 +339,41 @@ TEST_F(DataMappingTest, KernelArgumentsTranslateBasesAndCopyPrivates) {
   ASSERT_TRUE(mapExit(*Dev, nullptr, L));
 }
 
+// kernelArguments reuses the entries mapEnter found only while none has
+// been removed since; then it searches again.
+TEST_F(DataMappingTest, KernelArgumentsReuseEnteredEntriesOnlyWhileValid) {
+  int A[4] = {1, 2, 3, 4};
+  int B[2] = {5, 6};
+  uint64_t Param = OMP_TGT_MAPTYPE_TARGET_PARAM;
+  Maps M;
+  M.add(A, sizeof A, To | Param)
+      .add(B, sizeof B, To | Param)
+      // Zero-length and absent: no entry, the host address is passed.
+      .add(A + 8, A + 8, 0, Param);
+  MapList L = M.list();
+  EnteredEntries Entered;
+  ASSERT_TRUE(mapEnter(*Dev, nullptr, L, &Entered));
+  ASSERT_TRUE(Entered.Valid);
+  ASSERT_EQ(Entered.Entries.size(), 3u);
+  EXPECT_EQ(Entered.Entries[0], entry(A));
+  EXPECT_EQ(Entered.Entries[1], entry(B));
+  EXPECT_EQ(Entered.Entries[2], nullptr);
+  std::vector<void *> Searched, Reused;
+  PrivateAllocations Privates;
+  ASSERT_TRUE(kernelArguments(*Dev, nullptr, L, Searched, Privates));
+  ASSERT_TRUE(kernelArguments(*Dev, nullptr, L, Reused, Privates, &Entered));
+  EXPECT_EQ(Searched, Reused);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(Reused[0]), entry(A)->TgtBegin);
+  EXPECT_EQ(Reused[2], A + 8);
+  // Another construct removes B (map delete): the entries found before are
+  // not used, B is passed as unmapped.
+  ASSERT_TRUE(exit(Maps().add(B, sizeof B, OMP_TGT_MAPTYPE_DELETE)));
+  std::vector<void *> After;
+  ASSERT_TRUE(kernelArguments(*Dev, nullptr, L, After, Privates, &Entered));
+  ASSERT_EQ(After.size(), 3u);
+  EXPECT_EQ(After[0], Reused[0]);
+  EXPECT_EQ(After[1], static_cast<void *>(B));
+  ASSERT_TRUE(mapExit(*Dev, nullptr, L));
+}
+
 } // namespace
