@@ -32,10 +32,11 @@ void *NodePool::allocate(size_t Size) {
     return Node;
   }
   if (!FreshNodes) {
-    // operator new's memory is aligned for any fundamental type, and so is
-    // every node, NodeSize being a multiple of that alignment.
+    // Chunks start on a cache line, and so does every node, NodeSize being
+    // a multiple of a line: a node's links, key and range share one line.
+    size_t ChunkBytes = NodeSize * NodesPerChunk;
     Fresh = static_cast<char *>(
-        ::operator new(NodeSize *NodesPerChunk, std::align_val_t(CacheLine)));
+        ::operator new(ChunkBytes, std::align_val_t(CacheLine)));
     Chunks.push_back(Fresh);
     FreshNodes = NodesPerChunk;
   }

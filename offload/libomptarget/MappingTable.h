@@ -136,9 +136,9 @@ struct LookupResult {
 
 /// Memory for the nodes of one MappingTable's index, carved from chunks of
 /// many nodes and recycled through a free list. A lookup walks ~17 nodes
-/// of 100,000; allocated one by one, between the device blocks and copies
-/// of each construct, they spread over three times the memory (and pages).
-/// Not synchronised: the table's lock covers it.
+/// of 100,000; allocated one by one, with each construct's device block
+/// and plugin allocation between them, they spread over about twice the
+/// memory (and pages). Not synchronised: the table's lock covers it.
 class NodePool {
 public:
   NodePool() = default;
