@@ -22,7 +22,7 @@ int main(void) {
   char *Raw = malloc(Count * sizeof(int) + 4096);
   int Ok = 1;
   for (unsigned Shift = 0; Shift < 3; ++Shift) {
-    int *A = (int *)(Raw + Shift * 1000 * sizeof(int));
+    int *A = (int *)(Raw + Shift * 1000); // within the extra 4096 bytes
     for (size_t I = 0; I < Count; ++I)
       A[I] = (int)I;
 #pragma omp target enter data map(to : A[0:Count])
