@@ -387,7 +387,7 @@ Error compile(const CompilerOptions &Options) {
     return failure("no input file");
   if (Error E = resolveOptions(Opts))
     return E;
-  initializeLLVMTargets();
+  offload::initializeAllTargetsOnce();
   return Driver(Opts).run();
 }
 

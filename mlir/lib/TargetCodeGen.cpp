@@ -12,11 +12,9 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -24,15 +22,6 @@ using namespace llvm;
 
 namespace offload::mlir_compiler {
 
-void initializeLLVMTargets() {
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    InitializeAllTargetInfos();
-    InitializeAllTargets();
-    InitializeAllTargetMCs();
-    InitializeAllAsmPrinters();
-  });
-}
 
 Expected<std::unique_ptr<TargetMachine>>
 createTargetMachine(const Triple &TT, StringRef CPU, unsigned OptLevel) {

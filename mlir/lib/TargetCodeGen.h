@@ -23,10 +23,6 @@ class Triple;
 
 namespace offload::mlir_compiler {
 
-/// Registers every target, target machine and assembly printer of this LLVM
-/// (once per process).
-void initializeLLVMTargets();
-
 /// A position-independent target machine for \p TT and the CPU \p CPU
 /// ("" for the triple's default) at the optimization level \p OptLevel
 /// (0 to 3); fails when this LLVM has no code generator for \p TT.

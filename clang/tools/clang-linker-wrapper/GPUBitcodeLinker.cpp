@@ -8,6 +8,8 @@
 
 #include "GPUBitcodeLinker.h"
 
+#include "offload/Offloading/ObjectEmitter.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -19,11 +21,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <mutex>
 
 using namespace llvm;
 
@@ -33,16 +33,6 @@ namespace {
 /// The device runtime's global a plugin fills in (openmp/device).
 constexpr StringLiteral DeviceEnvironmentName = "__omp_rtl_device_environment";
 
-void initializeTargetsOnce() {
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    InitializeAllTargetInfos();
-    InitializeAllTargets();
-    InitializeAllTargetMCs();
-    InitializeAllAsmPrinters();
-    InitializeAllAsmParsers();
-  });
-}
 
 /// A bitcode module taking part in the link (or a candidate archive member).
 struct BitcodeInput {
@@ -151,7 +141,7 @@ GPUBitcodeLink prepareGPUBitcodeLink(const DeviceLinkJob &Job,
 }
 
 Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
-  initializeTargetsOnce();
+  offload::initializeAllTargetsOnce();
 
   std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
   auto Load = [&](StringRef Path) -> Expected<MemoryBufferRef> {

@@ -18,16 +18,21 @@ using namespace llvm;
 
 namespace offload {
 
-Expected<SmallString<0>> emitObject(Module &M) {
-  // Every registered target, so a host triple other than this machine's
-  // (cross links) works as long as LLVM was built with it.
+void initializeAllTargetsOnce() {
   static std::once_flag Initialized;
   std::call_once(Initialized, [] {
     InitializeAllTargetInfos();
     InitializeAllTargets();
     InitializeAllTargetMCs();
     InitializeAllAsmPrinters();
+    InitializeAllAsmParsers();
   });
+}
+
+Expected<SmallString<0>> emitObject(Module &M) {
+  // Every registered target, so a host triple other than this machine's
+  // (cross links) works as long as LLVM was built with it.
+  initializeAllTargetsOnce();
 
   std::string VerifierMessages;
   raw_string_ostream VerifierOS(VerifierMessages);

@@ -17,6 +17,12 @@ class Module;
 
 namespace offload {
 
+/// Registers every target, target machine, assembly printer and parser this
+/// LLVM was built with, once per process (thread safe). Code generation
+/// for a triple other than this machine's (cross links, GPU devices) needs
+/// it before looking the target up.
+void initializeAllTargetsOnce();
+
 /// Compiles \p M for its target triple into a position-independent
 /// relocatable object held in memory. Fails when the module is invalid or
 /// its triple has no code generator in this LLVM.
