@@ -284,12 +284,10 @@ def measure_link(toolchain, profile, figures, log, timeout):
         cache = (["--wrapper-cache-dir=" + cache_dir] if key in CACHED_KEYS
                  else ["--no-wrapper-cache"])
         if key in DRIVER_KEYS:
-            side_args = {
-                "upstream": upstream_args.argv["upstream"],
-                "ours": upstream_args.argv["ours"] +
-                ["-Wl," + a for a in cache]}
-            commands = {s: side_args[s][0] for s in SIDES}
-            side_args = {s: side_args[s][1:] for s in SIDES}
+            argv = dict(upstream_args.argv)
+            argv["ours"] = argv["ours"] + ["-Wl," + a for a in cache]
+            commands = {s: argv[s][0] for s in SIDES}
+            side_args = {s: argv[s][1:] for s in SIDES}
             runtimes = toolchain.runtime_dirs
         else:
             side_args = {"upstream": upstream_args,

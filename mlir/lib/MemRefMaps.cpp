@@ -266,18 +266,11 @@ struct MemRefMapsPass : PassWrapper<MemRefMapsPass, OperationPass<ModuleOp>> {
         if (auto Target = dyn_cast<omp::TargetOp>(User)) {
           if (failed(rewriteTarget(Target, IndexIn(Target.getMapVars()), MM)))
             return signalPassFailure();
-        } else if (auto Op = dyn_cast<omp::TargetEnterDataOp>(User)) {
-          rewriteDataOnly(User, Op.getMapVarsMutable(),
-                          IndexIn(Op.getMapVars()), MM);
-        } else if (auto Op = dyn_cast<omp::TargetExitDataOp>(User)) {
-          rewriteDataOnly(User, Op.getMapVarsMutable(),
-                          IndexIn(Op.getMapVars()), MM);
-        } else if (auto Op = dyn_cast<omp::TargetUpdateOp>(User)) {
-          rewriteDataOnly(User, Op.getMapVarsMutable(),
-                          IndexIn(Op.getMapVars()), MM);
-        } else if (auto Op = dyn_cast<omp::TargetDataOp>(User)) {
-          rewriteDataOnly(User, Op.getMapVarsMutable(),
-                          IndexIn(Op.getMapVars()), MM);
+        } else if (isa<omp::TargetEnterDataOp, omp::TargetExitDataOp,
+                       omp::TargetUpdateOp, omp::TargetDataOp>(User)) {
+          auto Owner = cast<omp::MapClauseOwningOpInterface>(User);
+          rewriteDataOnly(User, Owner.getMapVarsMutable(),
+                          IndexIn(Owner.getMapVars()), MM);
         } else {
           User->emitError() << "'" << User->getName()
                             << "' uses a map of a memref; mlir-offload maps "

@@ -14,16 +14,26 @@
 
 using namespace offload;
 
-NodePool::~NodePool() {
+NodePool::~NodePool() { freeChunks(); }
+
+bool NodePool::pooled(size_t Size) const {
+  return Size <= NodeSize && NodeSize - Size < CacheLine;
+}
+
+void NodePool::freeChunks() {
   for (char *Chunk : Chunks)
     ::operator delete(Chunk, std::align_val_t(CacheLine));
+  Chunks.clear();
+  Free = nullptr;
+  Fresh = nullptr;
+  FreshNodes = 0;
 }
 
 void *NodePool::allocate(size_t Size) {
   if (!NodeSize)
     NodeSize = (std::max(Size, sizeof(FreeNode)) + CacheLine - 1) / CacheLine *
                CacheLine;
-  if (Size > NodeSize || NodeSize - Size >= CacheLine) // another size
+  if (!pooled(Size))
     return ::operator new(Size);
   ++Allocated;
   if (Free) {
@@ -47,7 +57,7 @@ void *NodePool::allocate(size_t Size) {
 }
 
 void NodePool::deallocate(void *P, size_t Size) {
-  if (Size > NodeSize || NodeSize - Size >= CacheLine) {
+  if (!pooled(Size)) {
     ::operator delete(P);
     return;
   }
@@ -56,14 +66,8 @@ void NodePool::deallocate(void *P, size_t Size) {
 }
 
 void NodePool::releaseIfUnused() {
-  if (Allocated)
-    return;
-  for (char *Chunk : Chunks)
-    ::operator delete(Chunk, std::align_val_t(CacheLine));
-  Chunks.clear();
-  Free = nullptr;
-  Fresh = nullptr;
-  FreshNodes = 0;
+  if (!Allocated)
+    freeChunks();
 }
 
 LookupResult MappingTable::lookup(uintptr_t Begin, uint64_t Size) {
@@ -111,14 +115,7 @@ LookupResult MappingTable::lookup(uintptr_t Begin, uint64_t Size) {
   return Result;
 }
 
-MapEntry &MappingTable::insert(const MapEntry &Entry) {
-  auto [It, Inserted] = Entries.insert_or_assign(Entry.HstBegin, Entry);
-  if (!Inserted)
-    ++Erasures; // the entry there was replaced
-  return It->second;
-}
-
-MapEntry &MappingTable::insert(MapEntry &&Entry) {
+MapEntry &MappingTable::insert(MapEntry Entry) {
   uintptr_t Key = Entry.HstBegin;
   auto [It, Inserted] = Entries.insert_or_assign(Key, std::move(Entry));
   if (!Inserted)

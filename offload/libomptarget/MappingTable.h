@@ -159,6 +159,10 @@ private:
   struct FreeNode {
     FreeNode *Next;
   };
+  /// Whether a block of \p Size bytes is one of this pool's nodes (another
+  /// size comes from operator new).
+  bool pooled(size_t Size) const;
+  void freeChunks();
   size_t NodeSize = 0;
   FreeNode *Free = nullptr;
   /// Unused bytes at the end of the newest chunk.
@@ -224,8 +228,7 @@ public:
   uint64_t erasures() const { return Erasures; }
   /// Inserts a new entry; the caller has checked with lookup() that its
   /// range is Absent.
-  MapEntry &insert(const MapEntry &Entry);
-  MapEntry &insert(MapEntry &&Entry);
+  MapEntry &insert(MapEntry Entry);
   void erase(uintptr_t HstBegin);
   /// The entry starting exactly at \p HstBegin, or null.
   MapEntry *find(uintptr_t HstBegin) {
