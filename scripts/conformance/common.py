@@ -17,7 +17,8 @@ import time
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 LLVM_LIB = "/usr/lib/llvm-22/lib"
-DEFAULT_DATA = "/work/conformance-data"
+# Fetched test data lives beside the checkout, never inside it.
+DEFAULT_DATA = os.path.join(os.path.dirname(REPO), "conformance-data")
 DEFAULT_DOC = os.path.join(REPO, "docs", "Conformance.md")
 NOTES_FILE = os.path.join(os.path.dirname(__file__), "notes.py")
 
@@ -128,12 +129,31 @@ def load_notes(key):
     return notes
 
 
-def replace_section(doc, name, body, preamble):
+def placeholders(text, places):
+    """Replace this machine's folders in text by placeholders.
+
+    places maps a folder to its placeholder (e.g. the repository to
+    <checkout>); longer folders are replaced first, so a folder inside
+    another keeps its own name. The documents users read must not carry the
+    paths of the machine that produced them.
+    """
+    for folder in sorted(places, key=len, reverse=True):
+        if folder:
+            text = text.replace(os.path.abspath(folder).rstrip("/") + "/",
+                                places[folder] + "/")
+            text = text.replace(os.path.abspath(folder), places[folder])
+    return text
+
+
+def replace_section(doc, name, body, preamble, places=None):
     """Write body between <!-- BEGIN name --> and <!-- END name --> in doc.
 
     The file is created with preamble if it does not exist; a missing
-    section is appended. Other sections are left as they are.
+    section is appended. Other sections are left as they are. Folders of
+    this machine in body are written as placeholders: the repository as
+    <checkout>, plus whatever places (folder -> placeholder) adds.
     """
+    body = placeholders(body, dict({REPO: "<checkout>"}, **(places or {})))
     begin, end = "<!-- BEGIN %s -->" % name, "<!-- END %s -->" % name
     text = preamble if not os.path.exists(doc) else open(doc).read()
     block = "%s\n%s\n%s" % (begin, body.rstrip("\n"), end)

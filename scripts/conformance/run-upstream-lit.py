@@ -567,7 +567,9 @@ def main():
     if not args.no_doc and complete:
         common.replace_section(args.doc, "upstream-lit",
                                report(args, complete, meta),
-                               common.DOC_PREAMBLE)
+                               common.DOC_PREAMBLE,
+                               {args.data: "<data>",
+                                os.path.abspath(args.prefix): "<prefix>"})
         print("wrote", args.doc)
     app = [t for t, r in complete.items()
            if r["ours"]["status"] not in ("UNSUPPORTED", "EXCLUDED")]

@@ -474,7 +474,8 @@ def main():
     complete = {t: r for t, r in results.items() if "ours" in r}
     if not args.no_doc and complete:
         common.replace_section(args.doc, "vv", report(args, complete, meta),
-                               common.DOC_PREAMBLE)
+                               common.DOC_PREAMBLE,
+                               {args.vv: "<OpenMP_VV>", args.data: "<data>"})
         print("wrote", args.doc)
     # Summary on stdout.
     o = sum(r["ours"]["status"] in PASSING for r in complete.values())
