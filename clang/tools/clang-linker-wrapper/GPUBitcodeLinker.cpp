@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GPUBitcodeLinker.h"
+#include "LinkerArguments.h"
 
 #include "offload/Offloading/ObjectEmitter.h"
 
@@ -68,40 +69,31 @@ openBitcode(MemoryBufferRef Buffer, StringRef Origin, const Triple &Target) {
 Expected<GPULinkOptions> parseGPULinkOptions(const DeviceLinkJob &Job,
                                              const ToolchainPaths &Paths) {
   GPULinkOptions Options;
-  std::vector<std::string> SearchDirs;
-  std::vector<std::string> Libraries;
+  // The same resolution keys the device-link cache (DeviceLinkCache.cpp).
+  LinkerArguments Resolved =
+      resolveLinkerArguments(Job.LinkerArgs, {Paths.deviceLibDir(Job.Triple)},
+                             LibraryKind::StaticOnly);
+  if (!Resolved.Unresolved.empty()) {
+    StringRef Name = Resolved.Unresolved.front();
+    return createStringError(
+        "cannot find -l" + Name + " for the " + Job.Triple.str() +
+        " device link (" + Job.Arch + "); searched " +
+        join(Resolved.SearchDirs, ", ") +
+        (Name == "ompdevice" ? "; the GPU device runtime is not installed in "
+                               "this prefix"
+                             : ""));
+  }
   for (const std::string &Arg : Job.LinkerArgs) {
     StringRef A(Arg);
-    if (A.consume_front("-L"))
-      SearchDirs.push_back(A.str());
-    else if (A.consume_front("-l"))
-      Libraries.push_back(A.str());
-    else if (A.ends_with(".a") && !A.starts_with("-"))
+    if (A.starts_with("-L") || A.starts_with("-l"))
+      continue;
+    if (A.ends_with(".a") && !A.starts_with("-"))
       Options.Archives.push_back(Arg);
     else
       Options.LinkerPassThrough.push_back(Arg);
   }
-  SearchDirs.push_back(Paths.deviceLibDir(Job.Triple));
-  for (const std::string &Name : Libraries) {
-    std::string Found;
-    for (const std::string &Dir : SearchDirs) {
-      SmallString<256> Candidate(Dir);
-      sys::path::append(Candidate, "lib" + Name + ".a");
-      if (sys::fs::is_regular_file(Candidate)) {
-        Found = Candidate.str().str();
-        break;
-      }
-    }
-    if (Found.empty())
-      return createStringError(
-          "cannot find -l" + Name + " for the " + Job.Triple.str() +
-          " device link (" + Job.Arch + "); searched " +
-          join(SearchDirs, ", ") +
-          (Name == "ompdevice" ? "; the GPU device runtime is not installed in "
-                                 "this prefix"
-                               : ""));
-    Options.Archives.push_back(Found);
-  }
+  Options.Archives.insert(Options.Archives.end(), Resolved.Libraries.begin(),
+                          Resolved.Libraries.end());
   for (const std::string &Arg : Job.CompilerArgs) {
     StringRef A(Arg);
     if (A == "-g" || A.starts_with("-g"))
