@@ -40,7 +40,7 @@ def parse_args(argv):
              "runtime (default: $OFFLOAD_BUILD_DIR or <repo>/build)")
     parser.add_argument("--no-project-build", action="store_true",
                         help="do not run cmake/ninja on the build tree first")
-    parser.add_argument("--work-dir", default=os.path.join(RESULTS, "work"),
+    parser.add_argument("--work-dir", default=os.path.join(RESULTS, "scratch"),
                         help="where generated sources and programs go "
                              "(kept between runs: compiles are cached)")
     parser.add_argument("--json", default=os.path.join(RESULTS, "latest.json"))
