@@ -60,7 +60,11 @@ ALL_TARGETS = [
     "loongarch64-unknown-linux-gnu", "loongarch64-unknown-linux-gnu-LTO",
     "spirv64-intel",
 ]
-DEFAULT_FOLDERS = "mapping,offloading"
+# Every folder of the release's offload/test that holds lit tests; lit's own
+# REQUIRES/UNSUPPORTED rules decide which apply to the CPU device. unit/
+# holds GoogleTest sources and Inputs/ helper files.
+DEFAULT_FOLDERS = ("api,env,jit,libc,mapping,offloading,ompt,sanitizer,"
+                   "tools,unified_shared_memory")
 PASSING = ("PASS", "XFAIL")
 
 
@@ -114,7 +118,9 @@ def make_config(args, side, tools):
         "offload_device_info": os.path.join(common.LLVM_BIN,
                                             "llvm-offload-device-info"),
         "libomptarget_debug": False,
-        "has_libomptarget_ompt": False,
+        # Both runtimes are built with OMPT (Debian's exports
+        # ompt_start_tool's partner symbols too), so ompt/ tests apply.
+        "has_libomptarget_ompt": True,
         "libomptarget_has_libc": False,
         "libomptarget_test_pgo": False,
         "offload_tblgen": os.path.join(common.LLVM_BIN, "offload-tblgen"),
