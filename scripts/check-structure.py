@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Checks two structural rules of the project's C and C++ sources.
+
+1. No function in non-test code is longer than --max-lines lines (default
+   100), counted from the line of its opening brace to the line of its
+   closing brace.
+2. No #include climbs out of its component: a quoted include with `..`
+   must stay inside the top-level folder (llvm/, clang/, offload/, ...) of
+   the file that has it. Code shared by components is reached through an
+   include directory both name, never by a relative path.
+
+  scripts/check-structure.py [--root DIR] [--max-lines N] [PATH ...]
+
+PATHs (files or folders, relative to the root) default to every component.
+Exits 1 and lists each violation as file:line: message; 0 when clean.
+
+Functions are found lexically: comments, strings and preprocessor lines are
+blanked, then a `{` at namespace or class scope that follows `)` (after any
+qualifiers, a trailing return type or a constructor's initializer list)
+opens a function body. That is exact for code in the project's style, which
+clang-format keeps uniform, and needs no compilation database.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+COMPONENTS = ["llvm", "clang", "flang", "mlir", "offload", "openmp", "bench",
+              "tools", "examples"]
+SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".h", ".hpp", ".inc", ".def")
+# Folders whose files are tests, inputs of tests, or generated.
+TEST_PARTS = {"test", "tests", "unittests", "Inputs", "fuzz"}
+
+TOKEN = re.compile(r"[A-Za-z_]\w*|::|->|\S")
+QUALIFIERS = {"const", "noexcept", "override", "final", "volatile", "mutable",
+              "&", "&&", "try"}
+
+
+def blank_comments_and_strings(text):
+    """Replaces comments, string/char literals and preprocessor lines by
+    spaces, keeping every newline so line numbers stay right."""
+    out = []
+    i, n = 0, len(text)
+    at_line_start = True
+    while i < n:
+        c = text[i]
+        if at_line_start and c in " \t":
+            out.append(c)
+            i += 1
+            continue
+        if at_line_start and c == "#":
+            # A preprocessor line, with its continuations.
+            while i < n and text[i] != "\n":
+                if text[i] == "\\" and i + 1 < n and text[i + 1] == "\n":
+                    out.append(" \n")
+                    i += 2
+                    continue
+                out.append(" ")
+                i += 1
+            continue
+        at_line_start = False
+        if text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                out.append(" ")
+                i += 1
+            continue
+        if text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:end]))
+            i = end
+            continue
+        raw = re.match(r'R"([^(\s]*)\(', text[i:i + 20])
+        if raw:
+            end = text.find(")" + raw.group(1) + '"', i)
+            end = n if end < 0 else end + len(raw.group(1)) + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:end]))
+            i = end
+            continue
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(" " * (min(j + 1, n) - i))
+            i = j + 1
+            continue
+        if c == "\n":
+            at_line_start = True
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def tokens_with_lines(text):
+    line = 1
+    pos = 0
+    for m in TOKEN.finditer(text):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        yield m.group(0), line
+
+
+def opens_function(previous):
+    """Whether a `{` preceded by the tokens `previous` (most recent last)
+    at namespace or class scope starts a function body."""
+    i = len(previous) - 1
+    while i >= 0 and previous[i] in QUALIFIERS:
+        i -= 1
+    if i < 0:
+        return False
+    if previous[i] == ")":
+        return True
+    # A constructor's initializer list ending in `x{...}` or a trailing
+    # return type: look back to the parameter list's `)` on the same
+    # declaration (stop at `;`, `{`, `}` of an earlier declaration).
+    depth = 0
+    for tok in reversed(previous[:i + 1]):
+        if tok in (";", "{") and depth == 0:
+            return False
+        if tok == "}":
+            depth += 1
+        elif tok == "{" and depth:
+            depth -= 1
+        elif depth == 0 and tok in ("->", ":") and ")" in previous:
+            return True
+        elif depth == 0 and tok == "=":
+            return False
+    return False
+
+
+def long_functions(path, text, max_lines):
+    """[(line, length)] of functions longer than max_lines in text."""
+    found = []
+    # Scopes: ("ns"|"class"|"func"|"other", opening line)
+    scopes = []
+    previous = []
+    for tok, line in tokens_with_lines(blank_comments_and_strings(text)):
+        if tok == "{":
+            inside_function = any(kind == "func" for kind, _ in scopes)
+            if inside_function:
+                kind = "other"
+            elif any(t in ("namespace", "extern") for t in previous[-3:]):
+                kind = "ns"
+            elif opens_function(previous[-40:]):
+                kind = "func"
+            elif any(t in ("class", "struct", "union", "enum")
+                     for t in previous[-12:]):
+                kind = "class"
+            else:
+                kind = "other"
+            scopes.append((kind, line))
+            previous = []
+            continue
+        if tok == "}":
+            if scopes:
+                kind, start = scopes.pop()
+                if kind == "func" and line - start + 1 > max_lines:
+                    found.append((start, line - start + 1))
+            previous = []
+            continue
+        if tok == ";":
+            previous = []
+            continue
+        previous.append(tok)
+    return found
+
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def climbing_includes(root, path, text):
+    """[(line, include)] of quoted includes leaving path's component."""
+    rel = os.path.relpath(path, root)
+    component = os.path.join(root, rel.split(os.sep)[0])
+    found = []
+    for m in INCLUDE.finditer(text):
+        name = m.group(1)
+        if ".." not in name.split("/"):
+            continue
+        target = os.path.normpath(os.path.join(os.path.dirname(path), name))
+        if not target.startswith(component + os.sep):
+            found.append((text.count("\n", 0, m.start()) + 1, name))
+    return found
+
+
+def is_test_file(rel):
+    return any(part in TEST_PARTS for part in rel.split(os.sep))
+
+
+def sources(root, paths):
+    for top in paths:
+        full = os.path.join(root, top)
+        if os.path.isfile(full):
+            yield full
+            continue
+        for dirpath, dirs, files in os.walk(full):
+            dirs.sort()
+            for name in sorted(files):
+                if name.endswith(SOURCE_SUFFIXES):
+                    yield os.path.join(dirpath, name)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--root", default=os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    ap.add_argument("--max-lines", type=int, default=100)
+    ap.add_argument("paths", nargs="*")
+    args = ap.parse_args()
+    root = os.path.abspath(args.root)
+    paths = args.paths or [c for c in COMPONENTS
+                           if os.path.isdir(os.path.join(root, c))]
+    problems = 0
+    for path in sources(root, paths):
+        rel = os.path.relpath(path, root)
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for line, name in climbing_includes(root, path, text):
+            print("%s:%d: #include \"%s\" climbs out of %s/" %
+                  (rel, line, name, rel.split(os.sep)[0]))
+            problems += 1
+        if is_test_file(rel):
+            continue
+        for line, length in long_functions(path, text, args.max_lines):
+            print("%s:%d: function of %d lines (at most %d)" %
+                  (rel, line, length, args.max_lines))
+            problems += 1
+    if problems:
+        print("check-structure: %d problem(s)" % problems, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
