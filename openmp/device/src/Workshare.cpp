@@ -6,14 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Two interfaces divide a loop among threads and teams:
-//  - the OMPIRBuilder loop API (__kmpc_*_static_loop_*): the runtime owns the
-//    loop and calls the body once per logical iteration 0..TripCount-1;
-//  - the older __kmpc_*_static_init_*: the runtime rewrites the bounds the
-//    compiled loop then runs.
-// Without a chunk size every participant gets one contiguous block (the
-// first TripCount % N participants one iteration more); with a chunk size,
-// chunks go round-robin.
+// __kmpc_for_static_init_* and __kmpc_distribute_static_init_*: the runtime
+// rewrites the bounds the compiled loop then runs. Without a chunk size every
+// participant gets one contiguous block (the first TripCount % N participants
+// one iteration more); with a chunk size, chunks go round-robin. (The
+// OMPIRBuilder loop API, where the runtime owns the loop, is LoopAPI.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,74 +21,6 @@
 using namespace ompx;
 
 namespace {
-
-/// Calls Visit(From, To) for each range of iterations 0..Count-1 that
-/// participant \p Id of \p N owns: one contiguous block when Chunk is 0,
-/// round-robin chunks else.
-template <typename T, typename VisitFn>
-void forEachOwnRange(T Count, T N, T Id, T Chunk, VisitFn Visit) {
-  if (Count <= 0 || N == 0)
-    return;
-  if (Chunk <= 0) {
-    T From, To;
-    blockOf<T>(Count, N, Id, From, To);
-    Visit(From, To);
-    return;
-  }
-  for (T Start = Id * Chunk; Start < Count; Start += N * Chunk) {
-    Visit(Start, Count - Start < Chunk ? Count : Start + Chunk);
-    if (Count - Start <= N * Chunk)
-      break; // the next step would overflow T
-  }
-}
-
-/// Calls Body(IV, Arg) for the iterations [Begin, End) participant \p Id of
-/// \p N owns (see forEachOwnRange).
-template <typename T>
-void runShare(void (*Body)(T, void *), void *Arg, T Begin, T End, T N, T Id,
-              T Chunk) {
-  if (End <= Begin)
-    return;
-  forEachOwnRange<T>(End - Begin, N, Id, Chunk, [&](T From, T To) {
-    for (T I = From; I < To; ++I)
-      Body(Begin + I, Arg);
-  });
-}
-
-template <typename T>
-void forStaticLoop(void *Body, void *Arg, T TripCount, T NumThreads, T Chunk) {
-  using BodyTy = void (*)(T, void *);
-  T N = NumThreads > 0 ? NumThreads : T(currentTeamSize());
-  T Id = T(currentThreadNum());
-  if (Id >= N)
-    return;
-  runShare<T>(reinterpret_cast<BodyTy>(Body), Arg, T(0), TripCount, N, Id,
-              Chunk);
-}
-
-template <typename T>
-void distributeStaticLoop(void *Body, void *Arg, T TripCount, T BlockChunk) {
-  using BodyTy = void (*)(T, void *);
-  runShare<T>(reinterpret_cast<BodyTy>(Body), Arg, T(0), TripCount,
-              T(arch::numBlocks()), T(arch::blockId()), BlockChunk);
-}
-
-template <typename T>
-void distributeForStaticLoop(void *Body, void *Arg, T TripCount, T NumThreads,
-                             T BlockChunk, T ThreadChunk) {
-  using BodyTy = void (*)(T, void *);
-  BodyTy Fn = reinterpret_cast<BodyTy>(Body);
-  T Teams = T(arch::numBlocks());
-  T Team = T(arch::blockId());
-  T N = NumThreads > 0 ? NumThreads : T(currentTeamSize());
-  T Id = T(currentThreadNum());
-  if (Id >= N)
-    return;
-  // Each of the team's blocks or chunks is shared by its threads.
-  forEachOwnRange<T>(TripCount, Teams, Team, BlockChunk, [&](T Begin, T End) {
-    runShare<T>(Fn, Arg, Begin, End, N, Id, ThreadChunk);
-  });
-}
 
 /// Rewrites inclusive bounds [*Lower, *Upper] with increment \p Incr for
 /// participant \p Id of \p N under schedule \p Sched.
@@ -154,74 +83,9 @@ void distributeStaticInit(int32_t Sched, int32_t *LastIter, T *Lower, T *Upper,
 
 } // namespace
 
-// Loop API. The trip count arrives in the loop's own type; the one
-// iteration-per-thread hint is ignored: looping is always correct.
 extern "C" {
-void __kmpc_for_static_loop_4(IdentTy *, void *Body, void *Arg, int32_t Trip,
-                              int32_t NumThreads, int32_t Chunk, int8_t) {
-  forStaticLoop<int32_t>(Body, Arg, Trip, NumThreads, Chunk);
-}
-void __kmpc_for_static_loop_4u(IdentTy *, void *Body, void *Arg, uint32_t Trip,
-                               uint32_t NumThreads, uint32_t Chunk, int8_t) {
-  forStaticLoop<uint32_t>(Body, Arg, Trip, NumThreads, Chunk);
-}
-void __kmpc_for_static_loop_8(IdentTy *, void *Body, void *Arg, int64_t Trip,
-                              int64_t NumThreads, int64_t Chunk, int8_t) {
-  forStaticLoop<int64_t>(Body, Arg, Trip, NumThreads, Chunk);
-}
-void __kmpc_for_static_loop_8u(IdentTy *, void *Body, void *Arg, uint64_t Trip,
-                               uint64_t NumThreads, uint64_t Chunk, int8_t) {
-  forStaticLoop<uint64_t>(Body, Arg, Trip, NumThreads, Chunk);
-}
-void __kmpc_distribute_static_loop_4(IdentTy *, void *Body, void *Arg,
-                                     int32_t Trip, int32_t BlockChunk, int8_t) {
-  distributeStaticLoop<int32_t>(Body, Arg, Trip, BlockChunk);
-}
-void __kmpc_distribute_static_loop_4u(IdentTy *, void *Body, void *Arg,
-                                      uint32_t Trip, uint32_t BlockChunk,
-                                      int8_t) {
-  distributeStaticLoop<uint32_t>(Body, Arg, Trip, BlockChunk);
-}
-void __kmpc_distribute_static_loop_8(IdentTy *, void *Body, void *Arg,
-                                     int64_t Trip, int64_t BlockChunk, int8_t) {
-  distributeStaticLoop<int64_t>(Body, Arg, Trip, BlockChunk);
-}
-void __kmpc_distribute_static_loop_8u(IdentTy *, void *Body, void *Arg,
-                                      uint64_t Trip, uint64_t BlockChunk,
-                                      int8_t) {
-  distributeStaticLoop<uint64_t>(Body, Arg, Trip, BlockChunk);
-}
-void __kmpc_distribute_for_static_loop_4(IdentTy *, void *Body, void *Arg,
-                                         int32_t Trip, int32_t NumThreads,
-                                         int32_t BlockChunk,
-                                         int32_t ThreadChunk, int8_t) {
-  distributeForStaticLoop<int32_t>(Body, Arg, Trip, NumThreads, BlockChunk,
-                                   ThreadChunk);
-}
-void __kmpc_distribute_for_static_loop_4u(IdentTy *, void *Body, void *Arg,
-                                          uint32_t Trip, uint32_t NumThreads,
-                                          uint32_t BlockChunk,
-                                          uint32_t ThreadChunk, int8_t) {
-  distributeForStaticLoop<uint32_t>(Body, Arg, Trip, NumThreads, BlockChunk,
-                                    ThreadChunk);
-}
-void __kmpc_distribute_for_static_loop_8(IdentTy *, void *Body, void *Arg,
-                                         int64_t Trip, int64_t NumThreads,
-                                         int64_t BlockChunk,
-                                         int64_t ThreadChunk, int8_t) {
-  distributeForStaticLoop<int64_t>(Body, Arg, Trip, NumThreads, BlockChunk,
-                                   ThreadChunk);
-}
-void __kmpc_distribute_for_static_loop_8u(IdentTy *, void *Body, void *Arg,
-                                          uint64_t Trip, uint64_t NumThreads,
-                                          uint64_t BlockChunk,
-                                          uint64_t ThreadChunk, int8_t) {
-  distributeForStaticLoop<uint64_t>(Body, Arg, Trip, NumThreads, BlockChunk,
-                                    ThreadChunk);
-}
-
-// Older interface. libomp has the __kmpc_for_static_init_* names too; the
-// CPU layer sends calls from host threads there.
+// libomp has the __kmpc_for_static_init_* names too; the CPU layer sends
+// calls from host threads there.
 void __kmpc_for_static_init_4(IdentTy *Loc, int32_t Gtid, int32_t Sched,
                               int32_t *LastIter, int32_t *Lower, int32_t *Upper,
                               int32_t *Stride, int32_t Incr, int32_t Chunk) {
