@@ -280,6 +280,7 @@ Expected<SmallString<0>> runGPUBitcodeLink(const GPUBitcodeLink &Link) {
   Conf.CGFileType = Link.FileType;
   Conf.RelocModel = Reloc::PIC_;
   Conf.PassPlugins = Link.PassPlugins;
+  Conf.PreCodeGenModuleHook = Link.PreCodeGenHook;
   Conf.DiagHandler = [&Errors](const DiagnosticInfo &Info) {
     std::string Message;
     raw_string_ostream OS(Message);

@@ -31,6 +31,12 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CodeGen.h"
 
+#include <functional>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
 namespace wrapper {
 
 /// The device-side options of one link, from `--device-linker=` and
@@ -69,6 +75,9 @@ struct GPUBitcodeLink {
   llvm::StringSet<> ExternalReferences;
   /// Pass plugins LTO loads (DeviceLinkJob::PassPlugins).
   std::vector<std::string> PassPlugins;
+  /// Called with the optimised module before code generation, which is
+  /// skipped when it returns false (the GPU emulator's link).
+  std::function<bool(unsigned, const llvm::Module &)> PreCodeGenHook;
 };
 
 /// The LTO link of \p Job's bitcode inputs for its architecture, with the

@@ -23,6 +23,7 @@
 
 #include "CommandRunner.h"
 #include "DeviceLinker.h"
+#include "EmulatedGPULink.h"
 #include "GPUBitcodeLinker.h"
 #include "GPUDeviceLinkers.h"
 #include "TempFiles.h"
@@ -113,7 +114,9 @@ public:
     Expected<GPULinkOptions> OptionsOrErr = parseGPULinkOptions(Job, Paths);
     if (!OptionsOrErr)
       return OptionsOrErr.takeError();
-    const GPULinkOptions &Options = *OptionsOrErr;
+    GPULinkOptions &Options = *OptionsOrErr;
+    if (takeEmulateOption(Options))
+      return linkEmulatedGPUImage(Job, Options, Paths, Runner);
 
     std::vector<std::string> CudaBins;
     if (!Paths.CudaPath.empty())

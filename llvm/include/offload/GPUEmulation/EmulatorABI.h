@@ -1,0 +1,111 @@
+//===- EmulatorABI.h - Interface of emulated GPU images ---------*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The contract between a GPU image retargeted to the host (the pass in
+// llvm/lib/GPUEmulation) and the executor that runs it (offload/
+// gpu-emulator). The retargeted image is a host shared object; it calls the
+// executor's __gpuemu_* functions in place of GPU instructions and exports
+// the symbols below. This header has no LLVM dependency: the executor, which
+// must not load libLLVM, includes it too.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_GPUEMULATION_EMULATORABI_H
+#define OFFLOAD_GPUEMULATION_EMULATORABI_H
+
+#include <cstdint>
+
+namespace offload {
+namespace gpuemu {
+
+/// Bumped whenever a function or symbol below changes meaning.
+constexpr uint32_t ABIVersion = 1;
+
+/// Exported by every image: uint32_t, equal to ABIVersion.
+constexpr const char *ABIVersionSymbol = "__gpuemu_abi_version";
+/// Exported by every image: uint64_t, bytes of static team-shared memory;
+/// dynamic shared memory starts at this offset of the block's segment.
+constexpr const char *SharedSizeSymbol = "__gpuemu_shared_size";
+/// Each kernel K is also exported as `void <prefix>K(void **Params)`, which
+/// loads K's arguments from Params (as cuLaunchKernel's kernelParams) and
+/// calls K.
+constexpr const char *EntryPrefix = "__gpuemu_entry_";
+/// And `uint64_t <prefix>K[]`: the number of K's parameters, then the size
+/// of each, so that a launch can copy the argument values it is given (a
+/// launch runs later, on the stream's thread).
+constexpr const char *ParamsPrefix = "__gpuemu_params_";
+
+/// Special registers read through __gpuemu_sreg.
+enum class SReg : uint32_t {
+  TidX,
+  TidY,
+  TidZ,
+  NTidX,
+  NTidY,
+  NTidZ,
+  CtaIdX,
+  CtaIdY,
+  CtaIdZ,
+  NCtaIdX,
+  NCtaIdY,
+  NCtaIdZ,
+  LaneId,
+  WarpId,
+  NWarpId,
+  SmId,
+  NSmId,
+  WarpSize,
+  GlobalTimer,
+  Clock,
+  Clock64,
+  DynamicSharedSize,
+  LaneMaskEq,
+  LaneMaskLt,
+  LaneMaskLe,
+  LaneMaskGt,
+  LaneMaskGe,
+};
+
+/// Kinds of warp shuffle (__gpuemu_shfl).
+enum class ShuffleKind : uint32_t { Up, Down, Butterfly, Index };
+
+/// Kinds of warp vote (__gpuemu_vote).
+enum class VoteKind : uint32_t { All, Any, Uniform, Ballot };
+
+} // namespace gpuemu
+} // namespace offload
+
+// The executor's entry points, as the retargeted image calls them. Masks are
+// warp lane masks (bit L for lane L).
+extern "C" {
+uint64_t __gpuemu_sreg(uint32_t Reg);
+/// Block barrier \p Id over \p Count threads (0: every thread of the block
+/// that has not exited).
+void __gpuemu_barrier(uint32_t Id, uint32_t Count);
+/// Returns the shuffled 32-bit value in bits 0..31 and the PTX predicate
+/// (source lane in range) in bit 32. \p B and \p C are the PTX operands
+/// (lane or delta, clamp/segment mask).
+uint64_t __gpuemu_shfl(uint32_t Kind, uint32_t Mask, uint32_t Value,
+                       uint32_t B, uint32_t C);
+uint32_t __gpuemu_vote(uint32_t Kind, uint32_t Mask, uint32_t Predicate);
+uint32_t __gpuemu_activemask();
+void __gpuemu_syncwarp(uint32_t Mask);
+/// Lets the other threads of the block run (nanosleep, spin-waits).
+void __gpuemu_yield();
+[[noreturn]] void __gpuemu_trap();
+/// The calling thread's block's team-shared segment.
+void *__gpuemu_shared_base();
+int __gpuemu_vprintf(const char *Format, void *Arguments);
+void *__gpuemu_malloc(uint64_t Size);
+void __gpuemu_free(void *Ptr);
+[[noreturn]] void __gpuemu_assertfail(const char *Message, const char *File,
+                                      uint32_t Line, const char *Function,
+                                      uint64_t CharSize);
+}
+
+#endif // OFFLOAD_GPUEMULATION_EMULATORABI_H

@@ -1,0 +1,60 @@
+//===- HostRetarget.h - Retarget GPU IR to the host emulator ----*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Turns an optimised, fully linked GPU module (user code and the device
+// runtime after the wrapper's LTO, before code generation) into a host
+// module whose shared object the GPU emulator (offload/gpu-emulator) runs.
+// GPU instructions become calls into the emulator (EmulatorABI.h); anything
+// the emulator cannot model is an error naming it, never silently wrong
+// code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_GPUEMULATION_HOSTRETARGET_H
+#define OFFLOAD_GPUEMULATION_HOSTRETARGET_H
+
+#include "llvm/Support/Error.h"
+#include "llvm/TargetParser/Triple.h"
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace offload {
+namespace gpuemu {
+
+/// Retargets the nvptx64 module \p M to \p Host (x86_64 Linux): every step
+/// below, then the host triple and data layout, no GPU calling conventions
+/// or target attributes. Fails naming the first construct it cannot handle
+/// (intrinsic, inline assembly, undefined function) and where it is used.
+llvm::Error retargetToHost(llvm::Module &M, const llvm::Triple &Host);
+
+/// Replaces calls of llvm.nvvm.* intrinsics, llvm.trap, inline assembly the
+/// device runtime uses, and the PTX system calls (vprintf, malloc, free,
+/// __assertfail) with calls of the emulator. Fails on any other llvm.nvvm
+/// intrinsic or inline assembly.
+llvm::Error lowerNVPTXIntrinsics(llvm::Module &M);
+
+/// Moves the team-shared (address space 3) globals into the block's shared
+/// segment: each becomes an offset from __gpuemu_shared_base(); external
+/// zero-sized ones (dynamic shared memory) start after the static ones.
+/// Defines __gpuemu_shared_size. Needs the final data layout.
+llvm::Error lowerSharedMemory(llvm::Module &M, unsigned SharedAddressSpace);
+
+/// Gives each kernel (ptx_kernel calling convention) a host calling
+/// convention and an exported __gpuemu_entry_<kernel>(void **Params).
+llvm::Error addKernelEntries(llvm::Module &M);
+
+/// Fails naming the first function the module declares but does not define
+/// and the emulator does not provide.
+llvm::Error checkNoUnresolvedCalls(const llvm::Module &M);
+
+} // namespace gpuemu
+} // namespace offload
+
+#endif // OFFLOAD_GPUEMULATION_HOSTRETARGET_H

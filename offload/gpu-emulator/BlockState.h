@@ -1,0 +1,111 @@
+//===- BlockState.h - The state of a running block --------------*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// One block runs on one host thread: each GPU thread is a ucontext with its
+// own stack, and the block's scheduler (SIMTExecutor.cpp) switches to the
+// threads in turn. A thread runs until it waits (a barrier, a warp-
+// synchronous operation), yields (nanosleep, spin-waits) or exits, so
+// every switch point is a call into the emulator and the data below needs
+// no locking: only one thread of a block runs at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_GPU_EMULATOR_BLOCKSTATE_H
+#define OFFLOAD_GPU_EMULATOR_BLOCKSTATE_H
+
+#include <cstdint>
+#include <string>
+#include <ucontext.h>
+#include <vector>
+
+namespace gpuemu {
+
+struct Dim3 {
+  uint32_t X = 1, Y = 1, Z = 1;
+  uint64_t count() const { return uint64_t(X) * Y * Z; }
+};
+
+enum class ThreadWait : uint8_t {
+  None,       // runnable
+  Barrier,    // in a block barrier
+  Warp,       // in a shuffle, vote or syncwarp
+  ActiveMask, // asking which lanes run with it
+  Exited,
+};
+
+/// What a thread brings to a warp-synchronous operation and gets back.
+struct WarpOperation {
+  uint32_t Kind = 0; // 0: syncwarp, 1 + ShuffleKind, 16 + VoteKind
+  uint32_t Mask = 0;
+  uint32_t Value = 0;
+  uint32_t B = 0, C = 0;
+  uint64_t Result = 0;
+};
+
+struct GPUThread {
+  ucontext_t Context;
+  uint32_t Index = 0; // linear id in the block
+  Dim3 Id;
+  ThreadWait Wait = ThreadWait::None;
+  uint32_t BarrierId = 0;
+  WarpOperation Op;
+};
+
+struct HardwareBarrier {
+  uint32_t Arrived = 0;
+  /// Threads that complete the round; 0: every thread that has not exited.
+  uint32_t Expected = 0;
+};
+
+constexpr uint32_t NumBarriers = 16;
+
+struct BlockState {
+  Dim3 Id, GridDim, BlockDim;
+  uint32_t WarpSize = 32;
+  const char *KernelName = "";
+  char *Shared = nullptr;
+  uint32_t DynamicSharedBytes = 0;
+  std::vector<GPUThread> Threads;
+  uint32_t Live = 0;
+  HardwareBarrier Barriers[NumBarriers];
+  /// Set when a thread traps or fails an assertion; the block stops.
+  bool Failed = false;
+  std::string FailureMessage;
+  int FailureCode = 0;
+  /// The host thread's context while a GPU thread runs.
+  ucontext_t Scheduler;
+  /// Index of the host worker running this block (reported as %smid).
+  uint32_t Worker = 0, Workers = 1;
+
+  uint32_t warpOf(const GPUThread &T) const { return T.Index / WarpSize; }
+  uint32_t laneOf(const GPUThread &T) const { return T.Index % WarpSize; }
+  /// Lanes of warp \p Warp that exist in this block.
+  uint32_t warpLanes(uint32_t Warp) const;
+};
+
+/// The block and thread running on this host thread.
+extern thread_local BlockState *CurrentBlock;
+extern thread_local GPUThread *CurrentThread;
+
+/// Switches back to the block's scheduler; returns when the scheduler
+/// resumes the calling GPU thread.
+void switchToScheduler();
+
+/// Ends the launch: records the failure and never returns to the thread.
+[[noreturn]] void failLaunch(int CudaError, const std::string &Message);
+
+/// Barrier arrival, completion checks after a thread exits (both in
+/// SyncOperations.cpp).
+void arriveAtBarrier(uint32_t Id, uint32_t Count);
+void recheckAfterExit(BlockState &Block);
+/// Releases the threads waiting in activemask, at the end of a round.
+bool releaseActiveMaskWaiters(BlockState &Block);
+
+} // namespace gpuemu
+
+#endif // OFFLOAD_GPU_EMULATOR_BLOCKSTATE_H

@@ -1,0 +1,172 @@
+//===- CUDADriverWork.cpp - Copies, launches and streams of libcuda -------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The entry points that queue work on a stream. Their device pointers are
+// checked when they are called (a host pointer is CUDA_ERROR_INVALID_VALUE
+// at once); a launch copies its argument values then, as CUDA does, since
+// it runs later on the stream's thread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceMemory.h"
+#include "ModuleLoader.h"
+#include "SIMTExecutor.h"
+#include "Streams.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+using namespace gpuemu;
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+extern "C" CUresult cuCtxGetLimit(size_t *Value, int Limit);
+
+namespace {
+
+constexpr CUresult InvalidValue = 1;
+
+CUresult onStream(void *S, std::function<int()> Operation) {
+  if (!S)
+    return Operation();
+  static_cast<Stream *>(S)->enqueue(std::move(Operation));
+  return 0;
+}
+
+bool isDevice(CUdeviceptr P, size_t Bytes) {
+  return DeviceMemory::get().isDevice(reinterpret_cast<void *>(P), Bytes);
+}
+
+void *ptr(CUdeviceptr P) { return reinterpret_cast<void *>(P); }
+
+size_t stackBytes() {
+  size_t Bytes = 64 * 1024;
+  if (const char *Env = std::getenv("GPUEMU_STACK_SIZE"))
+    Bytes = size_t(std::strtoull(Env, nullptr, 10));
+  size_t Limit = 0;
+  cuCtxGetLimit(&Limit, 0);
+  return std::max(Bytes, Limit);
+}
+
+/// The launch's own copy of its argument values and pointers to them.
+struct ArgumentCopy {
+  std::vector<std::unique_ptr<char[]>> Values;
+  std::vector<void *> Pointers;
+};
+
+std::shared_ptr<ArgumentCopy> copyArguments(const KernelFunction &Kernel,
+                                            void **Params) {
+  auto Copy = std::make_shared<ArgumentCopy>();
+  uint64_t Count = Kernel.Params[0];
+  for (uint64_t I = 0; I < Count; ++I) {
+    uint64_t Bytes = Kernel.Params[I + 1];
+    Copy->Values.emplace_back(new char[Bytes ? Bytes : 1]);
+    std::memcpy(Copy->Values.back().get(), Params[I], Bytes);
+    Copy->Pointers.push_back(Copy->Values.back().get());
+  }
+  return Copy;
+}
+
+} // namespace
+
+#define CUDA_API extern "C" __attribute__((visibility("default"))) CUresult
+
+CUDA_API cuMemcpyHtoDAsync_v2(CUdeviceptr Dst, const void *Src, size_t Bytes,
+                              void *S) {
+  if (!isDevice(Dst, Bytes))
+    return InvalidValue;
+  return onStream(S, [=] {
+    std::memcpy(ptr(Dst), Src, Bytes);
+    return 0;
+  });
+}
+
+CUDA_API cuMemcpyDtoHAsync_v2(void *Dst, CUdeviceptr Src, size_t Bytes,
+                              void *S) {
+  if (!isDevice(Src, Bytes))
+    return InvalidValue;
+  return onStream(S, [=] {
+    std::memcpy(Dst, ptr(Src), Bytes);
+    return 0;
+  });
+}
+
+CUDA_API cuMemcpyDtoDAsync_v2(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes,
+                              void *S) {
+  if (!isDevice(Dst, Bytes) || !isDevice(Src, Bytes))
+    return InvalidValue;
+  return onStream(S, [=] {
+    std::memmove(ptr(Dst), ptr(Src), Bytes);
+    return 0;
+  });
+}
+
+CUDA_API cuMemcpyPeerAsync(CUdeviceptr Dst, void *, CUdeviceptr Src, void *,
+                           size_t Bytes, void *S) {
+  return cuMemcpyDtoDAsync_v2(Dst, Src, Bytes, S);
+}
+
+CUDA_API cuMemsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Count,
+                         void *S) {
+  if (!isDevice(Dst, Count))
+    return InvalidValue;
+  return onStream(S, [=] {
+    std::memset(ptr(Dst), Value, Count);
+    return 0;
+  });
+}
+
+CUDA_API cuLaunchKernel(void *Function, unsigned GridX, unsigned GridY,
+                        unsigned GridZ, unsigned BlockX, unsigned BlockY,
+                        unsigned BlockZ, unsigned SharedBytes, void *S,
+                        void **Params, void **Extra) {
+  auto *Kernel = static_cast<KernelFunction *>(Function);
+  if (!Kernel || Extra || (Kernel->Params[0] && !Params))
+    return InvalidValue;
+  if (uint64_t(BlockX) * BlockY * BlockZ > 1024 || !GridX || !GridY ||
+      !GridZ || !BlockX || !BlockY || !BlockZ)
+    return InvalidValue;
+  std::shared_ptr<ArgumentCopy> Arguments = copyArguments(*Kernel, Params);
+  LaunchConfig Config;
+  Config.KernelName = Kernel->Name;
+  Config.Entry = Kernel->Entry;
+  Config.Grid = {GridX, GridY, GridZ};
+  Config.Block = {BlockX, BlockY, BlockZ};
+  Config.StaticSharedBytes = Kernel->Module->StaticSharedBytes;
+  Config.DynamicSharedBytes = SharedBytes;
+  Config.StackBytes = stackBytes();
+  return onStream(S, [Config, Arguments]() mutable {
+    Config.Params = Arguments->Pointers.data();
+    LaunchResult Result = runGrid(Config);
+    if (Result.Code)
+      fprintf(stderr, "gpu-emulator: %s\n", Result.Message.c_str());
+    return Result.Code;
+  });
+}
+
+CUDA_API cuStreamCreate(void **S, unsigned) {
+  *S = new Stream();
+  return 0;
+}
+
+CUDA_API cuStreamDestroy_v2(void *S) {
+  delete static_cast<Stream *>(S);
+  return 0;
+}
+
+CUDA_API cuStreamSynchronize(void *S) {
+  return S ? static_cast<Stream *>(S)->synchronize() : 0;
+}
+
+CUDA_API cuStreamQuery(void *S) {
+  return S ? static_cast<Stream *>(S)->query() : 0;
+}

@@ -1,0 +1,169 @@
+//===- ModuleLoader.cpp - Loading emulated GPU images ---------------------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModuleLoader.h"
+#include "DeviceMemory.h"
+
+#include "offload/GPUEmulation/EmulatorABI.h"
+
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace gpuemu {
+namespace {
+
+namespace abi = offload::gpuemu;
+
+/// Bytes of the ELF file at \p Image, whose header is \p Header: the end
+/// of its furthest part.
+size_t elfSize(const void *Image, const Elf64_Ehdr &Header) {
+  size_t End = Header.e_shoff + size_t(Header.e_shnum) * Header.e_shentsize;
+  const auto *Base = static_cast<const char *>(Image);
+  for (unsigned I = 0; I < Header.e_phnum; ++I) {
+    Elf64_Phdr P;
+    std::memcpy(&P, Base + Header.e_phoff + I * Header.e_phentsize, sizeof(P));
+    End = std::max<size_t>(End, P.p_offset + P.p_filesz);
+  }
+  return End;
+}
+
+/// Makes this library's __gpuemu_* symbols visible to the images.
+void exportEmulatorSymbols() {
+  static bool Done = [] {
+    Dl_info Info;
+    if (dladdr(reinterpret_cast<void *>(&exportEmulatorSymbols), &Info) &&
+        Info.dli_fname)
+      dlopen(Info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+    return true;
+  }();
+  (void)Done;
+}
+
+void registerWritableData(LoadedModule &M) {
+  link_map *Map = nullptr;
+  if (dlinfo(M.Handle, RTLD_DI_LINKMAP, &Map) || !Map)
+    return;
+  struct Search {
+    const char *Name;
+    LoadedModule *Module;
+  } S{Map->l_name, &M};
+  dl_iterate_phdr(
+      [](dl_phdr_info *Info, size_t, void *Data) {
+        auto *S = static_cast<Search *>(Data);
+        if (!Info->dlpi_name || std::strcmp(Info->dlpi_name, S->Name))
+          return 0;
+        for (unsigned I = 0; I < Info->dlpi_phnum; ++I) {
+          const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+          if (P.p_type != PT_LOAD || !(P.p_flags & PF_W))
+            continue;
+          const void *Start =
+              reinterpret_cast<const void *>(Info->dlpi_addr + P.p_vaddr);
+          DeviceMemory::get().addRange(Start, P.p_memsz);
+          S->Module->DataRanges.push_back(Start);
+        }
+        return 1;
+      },
+      &S);
+}
+
+} // namespace
+
+int loadModule(const void *Image, LoadedModule *&Out) {
+  Elf64_Ehdr Header;
+  std::memcpy(&Header, Image, sizeof(Header));
+  if (std::memcmp(Header.e_ident, ELFMAG, SELFMAG)) {
+    fprintf(stderr, "gpu-emulator: the image is not an ELF file\n");
+    return 200; // CUDA_ERROR_INVALID_IMAGE
+  }
+  // The wrapper marks emulated images with the CUDA machine number so that
+  // the runtime routes them to the CUDA plugin; a cubin is an executable.
+  if (Header.e_machine != EM_CUDA || Header.e_type != ET_DYN) {
+    fprintf(stderr, "gpu-emulator: the image is not an emulated image (ELF "
+                    "machine %u, type %u); link with "
+                    "-Xoffload-linker-nvptx64-nvidia-cuda --offload-emulate "
+                    "(and -foffload-lto)\n",
+            unsigned(Header.e_machine), unsigned(Header.e_type));
+    return 209; // CUDA_ERROR_NO_BINARY_FOR_GPU
+  }
+  exportEmulatorSymbols();
+  int Fd = memfd_create("gpu-emulator-image", MFD_CLOEXEC);
+  size_t Size = elfSize(Image, Header);
+  Elf64_Ehdr HostHeader = Header;
+  HostHeader.e_machine = EM_X86_64;
+  if (Fd < 0 || write(Fd, &HostHeader, sizeof(HostHeader)) !=
+                    ssize_t(sizeof(HostHeader)) ||
+      write(Fd, static_cast<const char *>(Image) + sizeof(HostHeader),
+            Size - sizeof(HostHeader)) != ssize_t(Size - sizeof(HostHeader))) {
+    if (Fd >= 0)
+      close(Fd);
+    return 2; // CUDA_ERROR_OUT_OF_MEMORY
+  }
+  std::string Path = "/proc/self/fd/" + std::to_string(Fd);
+  void *Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  close(Fd);
+  if (!Handle) {
+    fprintf(stderr, "gpu-emulator: cannot load the image: %s\n", dlerror());
+    return 200;
+  }
+  auto *Version =
+      static_cast<const uint32_t *>(dlsym(Handle, abi::ABIVersionSymbol));
+  auto *Shared =
+      static_cast<const uint64_t *>(dlsym(Handle, abi::SharedSizeSymbol));
+  if (!Version || *Version != abi::ABIVersion || !Shared) {
+    fprintf(stderr, "gpu-emulator: the image was not built for this "
+                    "emulator (interface version %u, expected %u)\n",
+            Version ? *Version : 0, abi::ABIVersion);
+    dlclose(Handle);
+    return 209;
+  }
+  Out = new LoadedModule{Handle, *Shared, {}};
+  registerWritableData(*Out);
+  return 0;
+}
+
+void unloadModule(LoadedModule *Module) {
+  for (const void *Range : Module->DataRanges)
+    DeviceMemory::get().removeRange(Range);
+  dlclose(Module->Handle);
+  delete Module;
+}
+
+int findKernel(LoadedModule *Module, const char *Name, KernelFunction *&Out) {
+  std::string Entry = std::string(abi::EntryPrefix) + Name;
+  std::string Params = std::string(abi::ParamsPrefix) + Name;
+  void *EntryAddress = dlsym(Module->Handle, Entry.c_str());
+  void *ParamsAddress = dlsym(Module->Handle, Params.c_str());
+  if (!EntryAddress || !ParamsAddress)
+    return 500;
+  Out = new KernelFunction{Module, Name,
+                           reinterpret_cast<void (*)(void **)>(EntryAddress),
+                           static_cast<const uint64_t *>(ParamsAddress)};
+  return 0;
+}
+
+int findGlobal(LoadedModule *Module, const char *Name, void *&Address,
+               size_t &Bytes) {
+  Address = dlsym(Module->Handle, Name);
+  if (!Address)
+    return 500;
+  Dl_info Info;
+  ElfW(Sym) *Symbol = nullptr;
+  if (!dladdr1(Address, &Info, reinterpret_cast<void **>(&Symbol),
+               RTLD_DL_SYMENT) ||
+      !Symbol)
+    return 500;
+  Bytes = Symbol->st_size;
+  return 0;
+}
+
+} // namespace gpuemu

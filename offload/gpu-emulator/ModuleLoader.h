@@ -1,0 +1,55 @@
+//===- ModuleLoader.h - Loading emulated GPU images -------------*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// An emulated image (llvm/lib/GPUEmulation) is a host shared object; it is
+// written to an anonymous file (memfd) and loaded with dlopen. Its
+// references to the emulator's __gpuemu_* functions bind to this library,
+// which therefore makes itself globally visible first (the CUDA plugin
+// loads it with RTLD_LOCAL). Its writable data counts as device memory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_GPU_EMULATOR_MODULELOADER_H
+#define OFFLOAD_GPU_EMULATOR_MODULELOADER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpuemu {
+
+struct LoadedModule {
+  void *Handle = nullptr;
+  uint64_t StaticSharedBytes = 0;
+  std::vector<const void *> DataRanges;
+};
+
+struct KernelFunction {
+  LoadedModule *Module = nullptr;
+  std::string Name;
+  void (*Entry)(void **) = nullptr;
+  /// Number of parameters, then each one's size.
+  const uint64_t *Params = nullptr;
+};
+
+/// Loads the image at \p Image. Returns a CUDA error code: 0,
+/// CUDA_ERROR_INVALID_IMAGE for something that is not a shared object,
+/// CUDA_ERROR_NO_BINARY_FOR_GPU for one that is not an emulated image (a
+/// cubin, or an older emulator's); the reason is printed to stderr.
+int loadModule(const void *Image, LoadedModule *&Out);
+void unloadModule(LoadedModule *Module);
+
+/// CUDA_ERROR_NOT_FOUND (500) when \p Name is not a kernel of \p Module.
+int findKernel(LoadedModule *Module, const char *Name, KernelFunction *&Out);
+int findGlobal(LoadedModule *Module, const char *Name, void *&Address,
+               size_t &Bytes);
+
+} // namespace gpuemu
+
+#endif // OFFLOAD_GPU_EMULATOR_MODULELOADER_H

@@ -1,0 +1,219 @@
+//===- SIMTExecutor.cpp - Runs a grid of GPU threads on the host ----------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTExecutor.h"
+#include "ThreadStacks.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gpuemu {
+
+thread_local BlockState *CurrentBlock = nullptr;
+thread_local GPUThread *CurrentThread = nullptr;
+
+void switchToScheduler() {
+  swapcontext(&CurrentThread->Context, &CurrentBlock->Scheduler);
+}
+
+void failLaunch(int CudaError, const std::string &Message) {
+  BlockState &Block = *CurrentBlock;
+  GPUThread &Self = *CurrentThread;
+  if (!Block.Failed) {
+    Block.Failed = true;
+    Block.FailureCode = CudaError;
+    Block.FailureMessage =
+        Message + " (block " + std::to_string(Block.Id.X) + "," +
+        std::to_string(Block.Id.Y) + "," + std::to_string(Block.Id.Z) +
+        ", thread " + std::to_string(Self.Id.X) + "," +
+        std::to_string(Self.Id.Y) + "," + std::to_string(Self.Id.Z) + ")";
+  }
+  setcontext(&Block.Scheduler);
+  std::abort(); // setcontext returns only on error
+}
+
+namespace {
+
+/// The launch the blocks of this host thread belong to.
+thread_local const LaunchConfig *CurrentLaunch = nullptr;
+
+/// Where every GPU thread starts: runs the kernel, then exits.
+void threadMain() {
+  CurrentLaunch->Entry(CurrentLaunch->Params);
+  CurrentThread->Wait = ThreadWait::Exited;
+  --CurrentBlock->Live;
+  recheckAfterExit(*CurrentBlock);
+  setcontext(&CurrentBlock->Scheduler);
+}
+
+std::string describeWaiters(const BlockState &Block) {
+  std::string Text;
+  unsigned Listed = 0;
+  for (const GPUThread &T : Block.Threads) {
+    if (T.Wait == ThreadWait::Exited)
+      continue;
+    if (Listed++ == 8) {
+      Text += ", ...";
+      break;
+    }
+    Text += (Text.empty() ? "" : ", ") + std::string("thread ") +
+            std::to_string(T.Index) +
+            (T.Wait == ThreadWait::Barrier
+                 ? " in barrier " + std::to_string(T.BarrierId)
+                 : " in a warp-synchronous operation (mask 0x" +
+                       [&] {
+                         char Hex[16];
+                         snprintf(Hex, sizeof(Hex), "%x", T.Op.Mask);
+                         return std::string(Hex);
+                       }() +
+                       ")");
+  }
+  return Text;
+}
+
+/// Runs the threads of \p Block until all have exited or the block fails.
+void scheduleBlock(BlockState &Block) {
+  for (;;) {
+    bool Ran = false;
+    for (GPUThread &T : Block.Threads) {
+      if (T.Wait != ThreadWait::None)
+        continue;
+      CurrentThread = &T;
+      swapcontext(&Block.Scheduler, &T.Context);
+      Ran = true;
+      if (Block.Failed)
+        return;
+    }
+    if (releaseActiveMaskWaiters(Block))
+      continue;
+    if (Ran)
+      continue;
+    if (Block.Live == 0)
+      return;
+    Block.Failed = true;
+    Block.FailureCode = 719; // CUDA_ERROR_LAUNCH_FAILED
+    Block.FailureMessage = "deadlock in block " + std::to_string(Block.Id.X) +
+                           "," + std::to_string(Block.Id.Y) + "," +
+                           std::to_string(Block.Id.Z) + ": " +
+                           std::to_string(Block.Live) +
+                           " threads wait and none can run (" +
+                           describeWaiters(Block) + ")";
+    return;
+  }
+}
+
+Dim3 unflatten(uint64_t Linear, const Dim3 &Dims) {
+  Dim3 D;
+  D.X = uint32_t(Linear % Dims.X);
+  D.Y = uint32_t(Linear / Dims.X % Dims.Y);
+  D.Z = uint32_t(Linear / (uint64_t(Dims.X) * Dims.Y));
+  return D;
+}
+
+/// Prepares \p Block as block \p Linear of the grid, with fresh contexts.
+void startBlock(BlockState &Block, const LaunchConfig &Config,
+                uint64_t Linear, ThreadStacks &Stacks) {
+  Block.Id = unflatten(Linear, Config.Grid);
+  Block.Live = uint32_t(Block.Threads.size());
+  Block.Failed = false;
+  for (HardwareBarrier &B : Block.Barriers)
+    B = HardwareBarrier();
+  std::memset(Block.Shared, 0,
+              Config.StaticSharedBytes + Config.DynamicSharedBytes);
+  for (GPUThread &T : Block.Threads) {
+    T.Wait = ThreadWait::None;
+    getcontext(&T.Context);
+    T.Context.uc_stack.ss_sp = Stacks.stack(T.Index);
+    T.Context.uc_stack.ss_size = Stacks.size();
+    T.Context.uc_link = nullptr;
+    makecontext(&T.Context, threadMain, 0);
+  }
+}
+
+unsigned workerCount(uint64_t Blocks) {
+  unsigned Workers = std::thread::hardware_concurrency();
+  if (const char *Env = std::getenv("GPUEMU_THREADS"))
+    Workers = unsigned(std::strtoul(Env, nullptr, 10));
+  if (Workers == 0)
+    Workers = 1;
+  return unsigned(std::min<uint64_t>(Workers, Blocks));
+}
+
+struct GridRun {
+  const LaunchConfig &Config;
+  std::atomic<uint64_t> NextBlock{0};
+  std::atomic<bool> Failed{false};
+  std::mutex Lock;
+  LaunchResult Result;
+};
+
+void worker(GridRun &Run, unsigned Index, unsigned Workers) {
+  const LaunchConfig &Config = Run.Config;
+  uint64_t Threads = Config.Block.count();
+  ThreadStacks Stacks(Threads, Config.StackBytes);
+  std::vector<char> Shared(Config.StaticSharedBytes +
+                           Config.DynamicSharedBytes + 16);
+  auto Block = std::make_unique<BlockState>();
+  Block->GridDim = Config.Grid;
+  Block->BlockDim = Config.Block;
+  Block->WarpSize = Config.WarpSize;
+  Block->KernelName = Config.KernelName.c_str();
+  Block->Shared = Shared.data();
+  Block->DynamicSharedBytes = Config.DynamicSharedBytes;
+  Block->Worker = Index;
+  Block->Workers = Workers;
+  Block->Threads.resize(Threads);
+  for (uint64_t I = 0; I < Threads; ++I) {
+    Block->Threads[I].Index = uint32_t(I);
+    Block->Threads[I].Id = unflatten(I, Config.Block);
+  }
+  CurrentBlock = Block.get();
+  CurrentLaunch = &Config;
+  uint64_t Total = Config.Grid.count();
+  for (uint64_t Linear; !Run.Failed && (Linear = Run.NextBlock++) < Total;) {
+    startBlock(*Block, Config, Linear, Stacks);
+    scheduleBlock(*Block);
+    if (Block->Failed) {
+      std::lock_guard<std::mutex> Guard(Run.Lock);
+      if (!Run.Failed.exchange(true))
+        Run.Result = {Block->FailureCode,
+                      "kernel '" + Config.KernelName + "': " +
+                          Block->FailureMessage};
+    }
+  }
+  CurrentBlock = nullptr;
+  CurrentThread = nullptr;
+  CurrentLaunch = nullptr;
+}
+
+} // namespace
+
+LaunchResult runGrid(const LaunchConfig &Config) {
+  GridRun Run{Config};
+  uint64_t Blocks = Config.Grid.count();
+  if (Blocks == 0 || Config.Block.count() == 0)
+    return {};
+  unsigned Workers = workerCount(Blocks);
+  if (Workers == 1) {
+    worker(Run, 0, 1);
+    return Run.Result;
+  }
+  std::vector<std::thread> Pool;
+  for (unsigned I = 0; I < Workers; ++I)
+    Pool.emplace_back(worker, std::ref(Run), I, Workers);
+  for (std::thread &T : Pool)
+    T.join();
+  return Run.Result;
+}
+
+} // namespace gpuemu

@@ -1,0 +1,237 @@
+//===- SyncOperations.cpp - Barriers and warp-synchronous operations ------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A waiting thread is marked and switches to the scheduler; the thread
+// whose arrival completes an operation computes every participant's result
+// and marks them runnable. Threads that have exited count as arrived, as on
+// a GPU since Volta. Shuffle results follow the PTX definition of shfl.sync
+// (source lane, segment clamp, in-range predicate).
+//
+//===----------------------------------------------------------------------===//
+
+#include "BlockState.h"
+
+#include "offload/GPUEmulation/EmulatorABI.h"
+
+using namespace gpuemu;
+using offload::gpuemu::ShuffleKind;
+using offload::gpuemu::VoteKind;
+
+namespace gpuemu {
+
+uint32_t BlockState::warpLanes(uint32_t Warp) const {
+  uint64_t First = uint64_t(Warp) * WarpSize;
+  uint64_t Count = std::min<uint64_t>(WarpSize, Threads.size() - First);
+  return Count >= 32 ? ~0u : (1u << Count) - 1;
+}
+
+namespace {
+
+constexpr uint32_t SyncWarpKind = 0;
+constexpr uint32_t ShuffleBase = 1;
+constexpr uint32_t VoteBase = 16;
+
+void releaseBarrier(BlockState &Block, uint32_t Id) {
+  for (GPUThread &T : Block.Threads)
+    if (T.Wait == ThreadWait::Barrier && T.BarrierId == Id)
+      T.Wait = ThreadWait::None;
+  Block.Barriers[Id] = HardwareBarrier();
+}
+
+void checkBarrier(BlockState &Block, uint32_t Id) {
+  HardwareBarrier &B = Block.Barriers[Id];
+  uint32_t Expected = B.Expected ? B.Expected : Block.Live;
+  if (B.Arrived && B.Arrived >= Expected)
+    releaseBarrier(Block, Id);
+}
+
+/// Lanes of \p Warp that have exited.
+uint32_t exitedLanes(BlockState &Block, uint32_t Warp) {
+  uint32_t Mask = 0;
+  for (uint32_t L = 0; L < Block.WarpSize; ++L) {
+    uint64_t Index = uint64_t(Warp) * Block.WarpSize + L;
+    if (Index < Block.Threads.size() &&
+        Block.Threads[Index].Wait == ThreadWait::Exited)
+      Mask |= 1u << L;
+  }
+  return Mask;
+}
+
+/// The PTX source lane of a shuffle; sets \p InRange.
+uint32_t shuffleSource(const WarpOperation &Op, uint32_t Lane, bool &InRange) {
+  uint32_t BVal = Op.B & 0x1f, CVal = Op.C & 0x1f;
+  uint32_t SegMask = (Op.C >> 8) & 0x1f;
+  uint32_t MaxLane = (Lane & SegMask) | (CVal & ~SegMask);
+  uint32_t MinLane = Lane & SegMask;
+  int32_t J = 0;
+  switch (ShuffleKind(Op.Kind - ShuffleBase)) {
+  case ShuffleKind::Up:
+    J = int32_t(Lane) - int32_t(BVal);
+    InRange = J >= int32_t(MaxLane);
+    break;
+  case ShuffleKind::Down:
+    J = int32_t(Lane + BVal);
+    InRange = J <= int32_t(MaxLane);
+    break;
+  case ShuffleKind::Butterfly:
+    J = int32_t(Lane ^ BVal);
+    InRange = J <= int32_t(MaxLane);
+    break;
+  case ShuffleKind::Index:
+    J = int32_t(MinLane | (BVal & ~SegMask));
+    InRange = J <= int32_t(MaxLane);
+    break;
+  }
+  return InRange ? uint32_t(J) : Lane;
+}
+
+/// Computes the results of the warp operation whose participants (in
+/// \p Lanes of warp \p Warp) have all arrived, and releases them.
+void completeWarpOperation(BlockState &Block, uint32_t Warp, uint32_t Lanes) {
+  GPUThread *Base = &Block.Threads[uint64_t(Warp) * Block.WarpSize];
+  uint32_t Ballot = 0;
+  for (uint32_t L = 0; L < 32; ++L)
+    if ((Lanes >> L & 1) && Base[L].Op.Value)
+      Ballot |= 1u << L;
+  for (uint32_t L = 0; L < 32; ++L) {
+    if (!(Lanes >> L & 1))
+      continue;
+    WarpOperation &Op = Base[L].Op;
+    if (Op.Kind >= VoteBase) {
+      switch (VoteKind(Op.Kind - VoteBase)) {
+      case VoteKind::All:
+        Op.Result = Ballot == Lanes;
+        break;
+      case VoteKind::Any:
+        Op.Result = Ballot != 0;
+        break;
+      case VoteKind::Uniform:
+        Op.Result = Ballot == 0 || Ballot == Lanes;
+        break;
+      case VoteKind::Ballot:
+        Op.Result = Ballot;
+        break;
+      }
+    } else if (Op.Kind >= ShuffleBase) {
+      bool InRange = false;
+      uint32_t Source = shuffleSource(Op, L, InRange);
+      uint32_t Value =
+          (Lanes >> Source & 1) ? Base[Source].Op.Value : Op.Value;
+      Op.Result = uint64_t(Value) | (uint64_t(InRange) << 32);
+    }
+    Base[L].Wait = ThreadWait::None;
+  }
+}
+
+/// Completes the operation lane \p Lane of warp \p Warp waits in, if every
+/// other lane of its mask has arrived or exited.
+void checkWarp(BlockState &Block, uint32_t Warp, uint32_t Lane) {
+  GPUThread *Base = &Block.Threads[uint64_t(Warp) * Block.WarpSize];
+  uint32_t Needed = Base[Lane].Op.Mask & Block.warpLanes(Warp) &
+                    ~exitedLanes(Block, Warp);
+  uint32_t Arrived = 0;
+  for (uint32_t L = 0; L < 32; ++L)
+    if ((Needed >> L & 1) && Base[L].Wait == ThreadWait::Warp)
+      Arrived |= 1u << L;
+  if (Arrived == Needed)
+    completeWarpOperation(Block, Warp, Needed);
+}
+
+uint64_t warpOperation(uint32_t Kind, uint32_t Mask, uint32_t Value,
+                       uint32_t B, uint32_t C) {
+  BlockState &Block = *CurrentBlock;
+  GPUThread &Self = *CurrentThread;
+  Self.Op = WarpOperation{Kind, Mask | (1u << Block.laneOf(Self)), Value, B,
+                          C, 0};
+  Self.Wait = ThreadWait::Warp;
+  checkWarp(Block, Block.warpOf(Self), Block.laneOf(Self));
+  while (Self.Wait != ThreadWait::None)
+    switchToScheduler();
+  return Self.Op.Result;
+}
+
+} // namespace
+
+void arriveAtBarrier(uint32_t Id, uint32_t Count) {
+  BlockState &Block = *CurrentBlock;
+  if (Id >= NumBarriers)
+    failLaunch(715, "barrier id " + std::to_string(Id) + " is out of range");
+  HardwareBarrier &B = Block.Barriers[Id];
+  GPUThread &Self = *CurrentThread;
+  ++B.Arrived;
+  B.Expected = Count;
+  Self.Wait = ThreadWait::Barrier;
+  Self.BarrierId = Id;
+  checkBarrier(Block, Id);
+  while (Self.Wait != ThreadWait::None)
+    switchToScheduler();
+}
+
+void recheckAfterExit(BlockState &Block) {
+  for (uint32_t Id = 0; Id < NumBarriers; ++Id)
+    checkBarrier(Block, Id);
+  for (GPUThread &T : Block.Threads)
+    if (T.Wait == ThreadWait::Warp)
+      checkWarp(Block, Block.warpOf(T), Block.laneOf(T));
+}
+
+bool releaseActiveMaskWaiters(BlockState &Block) {
+  bool Released = false;
+  uint32_t Warps = (Block.Threads.size() + Block.WarpSize - 1) / Block.WarpSize;
+  for (uint32_t W = 0; W < Warps; ++W) {
+    GPUThread *Base = &Block.Threads[uint64_t(W) * Block.WarpSize];
+    uint32_t Waiting = 0;
+    for (uint32_t L = 0; L < 32 && (Block.warpLanes(W) >> L & 1); ++L)
+      if (Base[L].Wait == ThreadWait::ActiveMask)
+        Waiting |= 1u << L;
+    for (uint32_t L = 0; L < 32; ++L)
+      if (Waiting >> L & 1) {
+        Base[L].Op.Result = Waiting;
+        Base[L].Wait = ThreadWait::None;
+      }
+    Released |= Waiting != 0;
+  }
+  return Released;
+}
+
+} // namespace gpuemu
+
+extern "C" {
+
+__attribute__((visibility("default"))) void
+__gpuemu_barrier(uint32_t Id, uint32_t Count) {
+  arriveAtBarrier(Id, Count);
+}
+
+__attribute__((visibility("default"))) uint64_t
+__gpuemu_shfl(uint32_t Kind, uint32_t Mask, uint32_t Value, uint32_t B,
+              uint32_t C) {
+  return warpOperation(ShuffleBase + Kind, Mask, Value, B, C);
+}
+
+__attribute__((visibility("default"))) uint32_t
+__gpuemu_vote(uint32_t Kind, uint32_t Mask, uint32_t Predicate) {
+  return uint32_t(warpOperation(VoteBase + Kind, Mask, Predicate != 0, 0, 0));
+}
+
+__attribute__((visibility("default"))) void __gpuemu_syncwarp(uint32_t Mask) {
+  warpOperation(SyncWarpKind, Mask, 0, 0, 0);
+}
+
+// The lanes that reach activemask in the same scheduling round are the ones
+// that run together: a round runs every runnable thread until it waits, so
+// converged lanes arrive together and diverged ones (spinning, in a
+// barrier) do not.
+__attribute__((visibility("default"))) uint32_t __gpuemu_activemask() {
+  GPUThread &Self = *CurrentThread;
+  Self.Wait = ThreadWait::ActiveMask;
+  while (Self.Wait != ThreadWait::None)
+    switchToScheduler();
+  return uint32_t(Self.Op.Result);
+}
+}
