@@ -52,6 +52,9 @@ struct GPUThread {
   uint32_t Index = 0; // linear id in the block
   Dim3 Id;
   ThreadWait Wait = ThreadWait::None;
+  /// Its last run ended in a yield: it is spinning, not on its way to a
+  /// point where its warp converges.
+  bool Spinning = false;
   uint32_t BarrierId = 0;
   WarpOperation Op;
 };

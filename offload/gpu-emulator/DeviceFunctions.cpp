@@ -91,6 +91,7 @@ __attribute__((visibility("default"))) void *__gpuemu_shared_base() {
 }
 
 __attribute__((visibility("default"))) void __gpuemu_yield() {
+  CurrentThread->Spinning = true;
   switchToScheduler();
 }
 

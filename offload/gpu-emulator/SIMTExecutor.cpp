@@ -89,6 +89,7 @@ void scheduleBlock(BlockState &Block) {
       if (T.Wait != ThreadWait::None)
         continue;
       CurrentThread = &T;
+      T.Spinning = false;
       swapcontext(&Block.Scheduler, &T.Context);
       Ran = true;
       if (Block.Failed)
@@ -132,6 +133,7 @@ void startBlock(BlockState &Block, const LaunchConfig &Config,
               Config.StaticSharedBytes + Config.DynamicSharedBytes);
   for (GPUThread &T : Block.Threads) {
     T.Wait = ThreadWait::None;
+    T.Spinning = false;
     getcontext(&T.Context);
     T.Context.uc_stack.ss_sp = Stacks.stack(T.Index);
     T.Context.uc_stack.ss_size = Stacks.size();

@@ -185,16 +185,26 @@ bool releaseActiveMaskWaiters(BlockState &Block) {
   uint32_t Warps = (Block.Threads.size() + Block.WarpSize - 1) / Block.WarpSize;
   for (uint32_t W = 0; W < Warps; ++W) {
     GPUThread *Base = &Block.Threads[uint64_t(W) * Block.WarpSize];
+    uint32_t Lanes = Block.warpLanes(W);
     uint32_t Waiting = 0;
-    for (uint32_t L = 0; L < 32 && (Block.warpLanes(W) >> L & 1); ++L)
+    bool Settled = true;
+    for (uint32_t L = 0; L < 32 && (Lanes >> L & 1); ++L) {
       if (Base[L].Wait == ThreadWait::ActiveMask)
         Waiting |= 1u << L;
+      // A lane that is runnable and not spinning (released by a barrier or
+      // warp operation after its turn in this round) may be on its way to
+      // the same activemask: wait for it.
+      if (Base[L].Wait == ThreadWait::None && !Base[L].Spinning)
+        Settled = false;
+    }
+    if (!Waiting || !Settled)
+      continue;
     for (uint32_t L = 0; L < 32; ++L)
       if (Waiting >> L & 1) {
         Base[L].Op.Result = Waiting;
         Base[L].Wait = ThreadWait::None;
       }
-    Released |= Waiting != 0;
+    Released = true;
   }
   return Released;
 }
