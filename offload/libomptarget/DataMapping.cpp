@@ -57,12 +57,28 @@ int64_t parentIndex(int64_t Type) {
 
 uintptr_t addr(const void *P) { return reinterpret_cast<uintptr_t>(P); }
 
+/// Upstream's line for a search of the table that leaves the counts alone
+/// (a launch's arguments, each piece of `target update`), with the counts
+/// as they stand.
+void reportLookup(int DeviceId, const MapEntry &E, uintptr_t Begin,
+                  int64_t Size) {
+  if (!(infoFlags() & InfoMappingExists))
+    return;
+  std::string Dyn = E.Permanent ? "INF" : std::to_string(E.DynRefCount);
+  infoMessage(DeviceId,
+              "Mapping exists with HstPtrBegin=0x%016" PRIxPTR
+              ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
+              ", DynRefCount=%s (update suppressed), HoldRefCount=%lu",
+              Begin, E.translate(Begin), Size, Dyn.c_str(),
+              static_cast<unsigned long>(E.HoldRefCount));
+}
+
 /// "'name' (declared at file:line:col) at file:line:col" with whatever of
 /// it the compiler recorded (names and locations need -g).
 std::string describeItem(const ident_t *Loc, const MapItem &Item) {
   std::string Text = "'" + mapName(Item.Name) + "'";
   std::string Declared = mapLocation(Item.Name);
-  if (Declared != "unknown")
+  if (Declared != UnknownLocation)
     Text += " (declared at " + Declared + ")";
   return Text + " at " + sourceLocation(Loc);
 }
@@ -70,7 +86,8 @@ std::string describeItem(const ident_t *Loc, const MapItem &Item) {
 /// ", for <describeItem>" when the compiler recorded anything to name (-g),
 /// otherwise nothing.
 std::string forItem(const ident_t *Loc, const MapItem &Item) {
-  if (mapName(Item.Name) == "unknown" && sourceLocation(Loc) == "unknown")
+  if (mapName(Item.Name) == "unknown" &&
+      sourceLocation(Loc) == UnknownLocation)
     return "";
   return ", for " + describeItem(Loc, Item);
 }
@@ -532,11 +549,10 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
       infoMessage(D.Id,
                   "Mapping exists%s with HstPtrBegin=0x%016" PRIxPTR
                   ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
-                  ", DynRefCount=%s, HoldRefCount=%s%s%s",
+                  ", DynRefCount=%s, HoldRefCount=%s, Name=%s",
                   Implicit ? " (implicit)" : "", Begin, E.translate(Begin),
                   Item.Size, Dyn.c_str(), HoldCount.c_str(),
-                  Implicit ? ", Name=" : "",
-                  Implicit ? mapName(Item.Name).c_str() : "");
+                  mapName(Item.Name).c_str());
     }
     return &E;
   }
@@ -679,6 +695,11 @@ bool attachIfBothMapped(Device &D, LockedMappingTable &Table,
                         const MapItem &Item) {
   LookupResult Pointer = Table->lookup(addr(Item.Base), sizeof(void *));
   LookupResult Pointee = Table->lookup(addr(Item.Begin), 0);
+  // Upstream reports both searches, the pointee's first.
+  if (Pointee.Status == LookupResult::Contained)
+    reportLookup(D.Id, *Pointee.Entry, addr(Item.Begin), 0);
+  if (Pointer.Status == LookupResult::Contained)
+    reportLookup(D.Id, *Pointer.Entry, addr(Item.Base), sizeof(void *));
   if (Pointer.Status != LookupResult::Contained ||
       Pointee.Status != LookupResult::Contained)
     return true;
@@ -921,6 +942,7 @@ bool planUpdateRange(Device &D, LockedMappingTable &Table, Transfers &T,
     }
     return true;
   }
+  reportLookup(D.Id, *R.Entry, addr(Piece.Begin), Piece.Size);
   if (has(Piece.Type, OMP_TGT_MAPTYPE_TO))
     planCopy(T, *R.Entry, Piece, /*ToDevice=*/true);
   if (has(Piece.Type, OMP_TGT_MAPTYPE_FROM))
@@ -1016,11 +1038,14 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
   if (Maps.Count == 0)
     return true; // Nothing to pass.
   LockedMappingTable Table = D.Mappings.lock();
-  // No entry went away since mapEnter found them: they are what a search
-  // would find.
-  bool Reuse = Entered && Entered->Valid &&
-               Entered->Entries.size() == static_cast<size_t>(Maps.Count) &&
-               Entered->Erasures == Table->erasures();
+  bool Complete = Entered && Entered->Valid &&
+                  Entered->Entries.size() == static_cast<size_t>(Maps.Count);
+  // Checked at each use: the lock is released for private copies below,
+  // and another thread may erase entries meanwhile. While no entry went
+  // away since mapEnter found them, they are what a search would find.
+  auto Reusable = [&] {
+    return Complete && Entered->Erasures == Table->erasures();
+  };
   // Device copies of the private items, by item index, for the captures
   // below.
   InlineVector<void *, 16> PrivateCopies(Maps.Count, nullptr);
@@ -1087,7 +1112,7 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
           addr(Copy) - (addr(Item.Begin) - addr(Item.Base))));
       continue;
     }
-    MapEntry *Known = Reuse ? Entered->Entries[I] : nullptr;
+    MapEntry *Known = Reusable() ? Entered->Entries[I] : nullptr;
     LookupResult R =
         Known ? lookupItemIn(*Known, Item) : lookupItem(Table, Item);
     if (R.Status != LookupResult::Contained) {
@@ -1096,6 +1121,7 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
       Args.push_back(Item.Base);
       continue;
     }
+    reportLookup(D.Id, *R.Entry, addr(Item.Begin), Item.Size);
     Args.push_back(
         reinterpret_cast<void *>(R.Entry->translate(addr(Item.Begin)) -
                                  (addr(Item.Begin) - addr(Item.Base))));

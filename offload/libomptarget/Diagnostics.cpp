@@ -79,11 +79,11 @@ static std::string fileName(const std::string &Path) {
 
 std::string offload::sourceLocation(const ident_t *Loc) {
   if (!Loc || !Loc->psource)
-    return "unknown";
+    return UnknownLocation;
   std::vector<std::string> F = splitLocation(Loc->psource);
   // ";file;function;line;col;;"
   if (F.size() < 4 || F[0] == "unknown")
-    return "unknown";
+    return UnknownLocation;
   return fileName(F[0]) + ":" + F[2] + ":" + F[3];
 }
 
@@ -123,7 +123,7 @@ std::string offload::mapName(const void *Name) {
 std::string offload::mapLocation(const void *Name) {
   std::vector<std::string> F = mapNameFields(Name);
   if (F.size() < 4 || F[1] == "unknown")
-    return "unknown";
+    return UnknownLocation;
   return fileName(F[1]) + ":" + F[2] + ":" + F[3];
 }
 
@@ -137,6 +137,16 @@ void offload::debugMessage(const char *Fmt, ...) {
 void offload::infoMessage(int DeviceId, const char *Fmt, ...) {
   char Prefix[64];
   snprintf(Prefix, sizeof(Prefix), "omptarget device %d info: ", DeviceId);
+  va_list Args;
+  va_start(Args, Fmt);
+  vprint(Prefix, Fmt, Args);
+  va_end(Args);
+}
+
+void offload::pluginInfoMessage(int DeviceId, const char *Fmt, ...) {
+  char Prefix[64];
+  snprintf(Prefix, sizeof(Prefix),
+           "\"PluginInterface\" device %d info: ", DeviceId);
   va_list Args;
   va_start(Args, Fmt);
   vprint(Prefix, Fmt, Args);

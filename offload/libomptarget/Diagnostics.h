@@ -38,17 +38,26 @@ uint32_t infoFlags();
 void setInfoFlags(uint32_t Flags);
 bool debugEnabled();
 
-/// ";file;function;line;col;;" of an ident_t or a map name, as
-/// "file:line:col" (or "unknown" when the compiler had no debug info).
+/// What a location without debug information prints as: upstream prints
+/// every location as "%s:%d:%d", an unknown one included.
+inline constexpr const char *UnknownLocation = "unknown:0:0";
+
+/// ";file;function;line;col;;" of an ident_t, as "file:line:col" (or
+/// UnknownLocation when the compiler had no debug info).
 std::string sourceLocation(const ident_t *Loc);
 /// The variable name of a map-name string (";name;file;line;col;;").
 std::string mapName(const void *Name);
-/// The location part of a map-name string, "file:line:col".
+/// The location part of a map-name string, "file:line:col" (or
+/// UnknownLocation).
 std::string mapLocation(const void *Name);
 
 [[gnu::format(printf, 1, 2)]] void debugMessage(const char *Fmt, ...);
 [[gnu::format(printf, 2, 3)]] void infoMessage(int DeviceId, const char *Fmt,
                                                ...);
+/// The same from the plugin layer, with upstream's plugins' prefix
+/// ("\"PluginInterface\" device N info: "): kernel launches.
+[[gnu::format(printf, 2, 3)]] void pluginInfoMessage(int DeviceId,
+                                                     const char *Fmt, ...);
 [[gnu::format(printf, 1, 2)]] void errorMessage(const char *Fmt, ...);
 /// "omptarget message: ...": the first line of a mapping failure, worded as
 /// upstream's so existing tests and scripts match it.

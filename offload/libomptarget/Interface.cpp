@@ -30,6 +30,19 @@ constexpr int OffloadFail = ~0;
 
 enum class DataAction { Enter, Exit, Update };
 
+/// LIBOMPTARGET_INFO's table dump after a construct: as upstream, the table
+/// of every device in turn, "... mappings table empty" for those without
+/// entries, so scripts see one dump per device whichever one ran it.
+void dumpMappingTables(const ident_t *Loc) {
+  Runtime &RT = Runtime::get();
+  std::string Why = "after block at " + sourceLocation(Loc);
+  for (int32_t I = 0, E = RT.numDevices(); I < E; ++I)
+    if (Device *D = RT.device(I)) {
+      LockedMappingTable Table = D->Mappings.lock();
+      D->dumpMappingTable(Table, Why.c_str());
+    }
+}
+
 void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
                 DataAction Action,
                 const void *CodePtr = __builtin_return_address(0)) {
@@ -61,11 +74,8 @@ void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
     Ok = mapUpdate(*D, Loc, Maps);
     break;
   }
-  if (Ok && (infoFlags() & InfoDumpTable)) {
-    LockedMappingTable Table = D->Mappings.lock();
-    D->dumpMappingTable(Table,
-                        ("after block at " + sourceLocation(Loc)).c_str());
-  }
+  if (Ok && (infoFlags() & InfoDumpTable))
+    dumpMappingTables(Loc);
   if (!Ok)
     targetConstructFailed(Loc);
 }
@@ -138,8 +148,9 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
 
   plugin::KernelLaunchParams Params = launchParams(NumTeams, ThreadLimit, Args);
   if (infoFlags() & InfoPluginKernel)
-    infoMessage(D->Id, "Launching kernel %s with %s", Kernel.name(),
-                D->plugin().describeLaunch(Kernel.handle(), Params).c_str());
+    pluginInfoMessage(
+        D->Id, "Launching kernel %s with %s", Kernel.name(),
+        D->plugin().describeLaunch(Kernel.handle(), Params).c_str());
   {
     TraceScope Trace("kernel", Kernel.name());
     ompt::SubmitScope Submit(Params.NumTeams);
@@ -151,11 +162,8 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
     }
   }
   Ok = mapExit(*D, Loc, Maps);
-  if (Ok && (infoFlags() & InfoDumpTable)) {
-    LockedMappingTable Table = D->Mappings.lock();
-    D->dumpMappingTable(Table,
-                        ("after block at " + sourceLocation(Loc)).c_str());
-  }
+  if (Ok && (infoFlags() & InfoDumpTable))
+    dumpMappingTables(Loc);
   for (void *P : Privates.Pointers)
     (void)D->free(P, plugin::AllocKind::Device);
   if (!Ok)

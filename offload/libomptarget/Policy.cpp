@@ -56,7 +56,7 @@ Device *offload::selectDevice(int64_t RequestedId, const ident_t *Loc,
 void offload::targetConstructFailed(const ident_t *Loc) {
   // Worded and laid out as upstream's runtime does.
   std::string Where = sourceLocation(Loc);
-  bool Known = Where != "unknown";
+  bool Known = Where != UnknownLocation;
   if (!Known)
     errorMessage("Source location information not present. Compile with -g "
                  "or -gline-tables-only.");

@@ -8,6 +8,7 @@
 
 #include "Runtime.h"
 #include "Diagnostics.h"
+#include "ImageTriple.h"
 #include "IndirectCallDevice.h"
 #include "OMPT.h"
 #include "OffloadContainer.h"
@@ -156,8 +157,11 @@ static bool describeImage(const __tgt_device_image &Raw, size_t Index,
     Image.Triple = std::string(Container.Triple);
     Image.Arch = std::string(Container.Arch);
   }
-  Image.Description += " (" +
-                       (Image.Triple.empty() ? "no triple" : Image.Triple) +
+  // A bare image (our wrapper registers no container) is named by its ELF
+  // header; plugins still see no triple for it, as their interface says.
+  std::string Triple =
+      Image.Triple.empty() ? elfImageTriple(Bytes) : Image.Triple;
+  Image.Description += " (" + (Triple.empty() ? "no triple" : Triple) +
                        (Image.Arch.empty() ? "" : " " + Image.Arch) + ")";
   std::string Error;
   if (!readEntryTable(Raw.EntriesBegin, Raw.EntriesEnd, Image.Entries, Error)) {
@@ -182,6 +186,14 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
       RT.Exiting.store(true);
       for (int32_t I = 0, E = RT.NumActiveDevices.load(); I < E; ++I)
         RT.Devices[I]->reportAllocations();
+      // Upstream's devices dump their tables as they are destroyed at
+      // exit, the last device first, at a location of its own.
+      if (infoFlags() & InfoDumpTable)
+        for (int32_t I = RT.NumActiveDevices.load(); I-- > 0;) {
+          LockedMappingTable Table = RT.Devices[I]->Mappings.lock();
+          RT.Devices[I]->dumpMappingTable(Table,
+                                          "after block at libomptarget:0:0");
+        }
     });
     return true;
   }();
@@ -598,8 +610,7 @@ void Device::dumpMappingTable(LockedMappingTable &Table, const char *Why) {
                 static_cast<unsigned long>(E.size()),
                 E.Permanent ? "INF" : std::to_string(E.DynRefCount).c_str(),
                 static_cast<unsigned long>(E.HoldRefCount),
-                mapName(E.Name).c_str(),
-                Where == "unknown" ? "unknown:0:0" : Where.c_str());
+                mapName(E.Name).c_str(), Where.c_str());
   });
 }
 

@@ -33,8 +33,21 @@ TEST(Diagnostics, FlangMapNameIsFileThenVariable) {
 
 TEST(Diagnostics, MissingOrUnknownNames) {
   EXPECT_EQ(mapName(nullptr), "unknown");
-  EXPECT_EQ(mapLocation(";x;unknown;0;0;;"), "unknown");
+  // Upstream prints every location as file:line:col, unknown ones too.
+  EXPECT_EQ(mapLocation(";x;unknown;0;0;;"), "unknown:0:0");
+  EXPECT_EQ(mapLocation(nullptr), "unknown:0:0");
   EXPECT_EQ(mapName(";x;unknown;0;0;;"), "x");
+}
+
+TEST(Diagnostics, ConstructLocations) {
+  ident_t Known{};
+  Known.psource = ";/home/u/t.c;main;12;3;;";
+  EXPECT_EQ(sourceLocation(&Known), "t.c:12:3");
+  // Clang's location of a construct compiled without debug information.
+  ident_t Unknown{};
+  Unknown.psource = ";unknown;unknown;0;0;;";
+  EXPECT_EQ(sourceLocation(&Unknown), "unknown:0:0");
+  EXPECT_EQ(sourceLocation(nullptr), "unknown:0:0");
 }
 
 } // namespace
