@@ -22,6 +22,9 @@ PACKAGES=(
   # GPU targets: AMD's device libraries (ocml/ockl) for amdgcn builds and the
   # HSA runtime the AMDGPU plugin loads (it finds no agent without a GPU).
   rocm-device-libs libhsa-runtime64-1
+  # The GPU emulator's context switch between GPU threads (fcontext, linked
+  # statically into lib/gpu-emulator/libcuda.so.1).
+  libboost-context1.74-dev
   # MPI + offload programs (test/mpi, docs/MPI.md): mpirun, and mpicxx/mpifort
   # driving our shims.
   openmpi-bin libopenmpi-dev

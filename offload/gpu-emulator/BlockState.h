@@ -6,8 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One block runs on one host thread: each GPU thread is a ucontext with its
-// own stack, and the block's scheduler (SIMTExecutor.cpp) switches to the
+// One block runs on one host thread: each GPU thread is a user-level context
+// (Boost.Context's fcontext: a register switch without the signal-mask
+// system call of ucontext's swapcontext) with its own stack, and the
+// block's scheduler (SIMTExecutor.cpp) switches to the
 // threads in turn. A thread runs until it waits (a barrier, a warp-
 // synchronous operation), yields (nanosleep, spin-waits) or exits, so
 // every switch point is a call into the emulator and the data below needs
@@ -18,9 +20,10 @@
 #ifndef OFFLOAD_GPU_EMULATOR_BLOCKSTATE_H
 #define OFFLOAD_GPU_EMULATOR_BLOCKSTATE_H
 
+#include <boost/context/detail/fcontext.hpp>
+
 #include <cstdint>
 #include <string>
-#include <ucontext.h>
 #include <vector>
 
 namespace gpuemu {
@@ -47,8 +50,11 @@ struct WarpOperation {
   uint64_t Result = 0;
 };
 
+using Context = boost::context::detail::fcontext_t;
+
 struct GPUThread {
-  ucontext_t Context;
+  /// Where the thread resumes; valid while it does not run.
+  Context Resume = nullptr;
   uint32_t Index = 0; // linear id in the block
   Dim3 Id;
   ThreadWait Wait = ThreadWait::None;
@@ -80,8 +86,8 @@ struct BlockState {
   bool Failed = false;
   std::string FailureMessage;
   int FailureCode = 0;
-  /// The host thread's context while a GPU thread runs.
-  ucontext_t Scheduler;
+  /// Where the block's scheduler resumes while a GPU thread runs.
+  Context Scheduler = nullptr;
   /// Index of the host worker running this block (reported as %smid).
   uint32_t Worker = 0, Workers = 1;
 

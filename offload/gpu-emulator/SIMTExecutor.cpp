@@ -22,8 +22,13 @@ namespace gpuemu {
 thread_local BlockState *CurrentBlock = nullptr;
 thread_local GPUThread *CurrentThread = nullptr;
 
+using boost::context::detail::jump_fcontext;
+using boost::context::detail::make_fcontext;
+using boost::context::detail::transfer_t;
+
 void switchToScheduler() {
-  swapcontext(&CurrentThread->Context, &CurrentBlock->Scheduler);
+  transfer_t Back = jump_fcontext(CurrentBlock->Scheduler, nullptr);
+  CurrentBlock->Scheduler = Back.fctx;
 }
 
 void failLaunch(int CudaError, const std::string &Message) {
@@ -38,8 +43,9 @@ void failLaunch(int CudaError, const std::string &Message) {
         ", thread " + std::to_string(Self.Id.X) + "," +
         std::to_string(Self.Id.Y) + "," + std::to_string(Self.Id.Z) + ")";
   }
-  setcontext(&Block.Scheduler);
-  std::abort(); // setcontext returns only on error
+  // The scheduler never resumes a thread of a failed block.
+  jump_fcontext(Block.Scheduler, nullptr);
+  std::abort();
 }
 
 namespace {
@@ -47,13 +53,15 @@ namespace {
 /// The launch the blocks of this host thread belong to.
 thread_local const LaunchConfig *CurrentLaunch = nullptr;
 
-/// Where every GPU thread starts: runs the kernel, then exits.
-void threadMain() {
+/// Where every GPU thread starts: runs the kernel, then exits for good.
+void threadMain(transfer_t From) {
+  CurrentBlock->Scheduler = From.fctx;
   CurrentLaunch->Entry(CurrentLaunch->Params);
   CurrentThread->Wait = ThreadWait::Exited;
   --CurrentBlock->Live;
   recheckAfterExit(*CurrentBlock);
-  setcontext(&CurrentBlock->Scheduler);
+  jump_fcontext(CurrentBlock->Scheduler, nullptr);
+  std::abort();
 }
 
 std::string describeWaiters(const BlockState &Block) {
@@ -90,7 +98,7 @@ void scheduleBlock(BlockState &Block) {
         continue;
       CurrentThread = &T;
       T.Spinning = false;
-      swapcontext(&Block.Scheduler, &T.Context);
+      T.Resume = jump_fcontext(T.Resume, nullptr).fctx;
       Ran = true;
       if (Block.Failed)
         return;
@@ -134,11 +142,10 @@ void startBlock(BlockState &Block, const LaunchConfig &Config,
   for (GPUThread &T : Block.Threads) {
     T.Wait = ThreadWait::None;
     T.Spinning = false;
-    getcontext(&T.Context);
-    T.Context.uc_stack.ss_sp = Stacks.stack(T.Index);
-    T.Context.uc_stack.ss_size = Stacks.size();
-    T.Context.uc_link = nullptr;
-    makecontext(&T.Context, threadMain, 0);
+    // make_fcontext takes the top of the stack (it grows down).
+    T.Resume = make_fcontext(
+        static_cast<char *>(Stacks.stack(T.Index)) + Stacks.size(),
+        Stacks.size(), threadMain);
   }
 }
 
