@@ -65,6 +65,9 @@ ALL_TARGETS = [
 # holds GoogleTest sources and Inputs/ helper files.
 DEFAULT_FOLDERS = ("api,env,jit,libc,mapping,offloading,ompt,sanitizer,"
                    "tools,unified_shared_memory")
+# Tests of LLVM's build tools, not of an offload runtime: neither side has
+# them to run.
+NOT_RUNTIME_TESTS = ("tools/offload-tblgen/",)
 PASSING = ("PASS", "XFAIL")
 
 
@@ -143,6 +146,8 @@ def discover(args, config):
                 if os.path.splitext(name)[1] not in config.suffixes:
                     continue
                 rel = os.path.relpath(os.path.join(dirpath, name), args.tests)
+                if rel.startswith(NOT_RUNTIME_TESTS):
+                    continue
                 if args.filter and not re.search(args.filter, rel):
                     continue
                 tests.append(rel)
