@@ -6,13 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CommandRunner.h"
 #include "DeviceLinkCache.h"
+#include "CommandRunner.h"
 #include "TempFiles.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <chrono>
+#include <cstdlib>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -40,16 +44,33 @@ std::string readAll(StringRef Path) {
 }
 
 TEST(DeviceLinkCache, EntriesRoundTripAndDamageIsDetected) {
-  std::string Image = "\x7f" "ELF device image bytes";
+  std::string Image = "\x7f"
+                      "ELF device image bytes";
   std::string Entry = encodeCacheEntry(Image);
-  Expected<StringRef> Decoded = decodeCacheEntry(Entry);
+  Expected<CacheEntry> Decoded = decodeCacheEntry(Entry);
   ASSERT_TRUE(bool(Decoded));
-  EXPECT_EQ(*Decoded, Image);
+  EXPECT_EQ(Decoded->Image, Image);
+  EXPECT_TRUE(Decoded->Reads.empty());
+
+  // The record of what the link read travels with the image.
+  RecordedRead Lib{"/lib/libdev.a", ReadKind::File, 42, 7,
+                   std::string(64, 'f')};
+  RecordedRead Tool{"/usr/bin/ld", ReadKind::Program, 9, 8, "/usr/bin/ld.bfd"};
+  std::string WithReads = encodeCacheEntry(Image, {Lib, Tool});
+  Decoded = decodeCacheEntry(WithReads);
+  ASSERT_TRUE(bool(Decoded));
+  EXPECT_EQ(Decoded->Image, Image);
+  ASSERT_EQ(Decoded->Reads.size(), 2u);
+  EXPECT_EQ(Decoded->Reads[0].Path, "/lib/libdev.a");
+  EXPECT_EQ(Decoded->Reads[0].Kind, ReadKind::File);
+  EXPECT_EQ(Decoded->Reads[0].Size, 42u);
+  EXPECT_EQ(Decoded->Reads[1].Digest, "/usr/bin/ld.bfd");
+  EXPECT_EQ(Decoded->Reads[1].Kind, ReadKind::Program);
 
   // Truncated, shorter than a header, a flipped payload byte, a flipped
   // checksum byte: all refused, with a reason.
   auto Refused = [](StringRef Bytes) {
-    Expected<StringRef> R = decodeCacheEntry(Bytes);
+    Expected<CacheEntry> R = decodeCacheEntry(Bytes);
     if (R)
       return std::string("accepted");
     return toString(R.takeError());
@@ -62,7 +83,7 @@ TEST(DeviceLinkCache, EntriesRoundTripAndDamageIsDetected) {
   Flipped.back() ^= 1;
   EXPECT_THAT(Refused(Flipped), testing::HasSubstr("checksum"));
   Flipped = Entry;
-  Flipped[20] ^= 1;
+  Flipped[30] ^= 1;
   EXPECT_THAT(Refused(Flipped), testing::HasSubstr("checksum"));
 }
 
@@ -78,8 +99,9 @@ TEST(DeviceLinkCache, KeysFollowInputsAndOptions) {
   Job.Inputs = {Input};
   Job.Output = pathIn(Dir, "out.img");
 
+  DeviceLinkDependencies Deps;
   auto Key = [&](const DeviceLinkJob &J) {
-    Expected<std::string> K = computeDeviceLinkKey(J, Paths);
+    Expected<std::string> K = computeDeviceLinkKey(J, Paths, Deps);
     EXPECT_TRUE(bool(K));
     return K ? *K : std::string();
   };
@@ -112,9 +134,33 @@ TEST(DeviceLinkCache, KeysFollowInputsAndOptions) {
   ASSERT_FALSE(bool(writeFile(Input, "device object 2")));
   EXPECT_NE(Key(Job), Base) << "changed device code must miss";
 
+  // What the device linker says it reads (by content), runs (by identity)
+  // and is steered by (the environment).
+  Base = Key(Job);
+  std::string Archive = pathIn(Dir, "libdev.a");
+  ASSERT_FALSE(bool(writeFile(Archive, "!<arch>\ng() v1")));
+  Deps.Files = {Archive};
+  std::string WithArchive = Key(Job);
+  EXPECT_NE(WithArchive, Base);
+  ASSERT_FALSE(bool(writeFile(Archive, "!<arch>\ng() v2")));
+  EXPECT_NE(Key(Job), WithArchive) << "a rebuilt archive must miss";
+  std::string Tool = pathIn(Dir, "fake-ld");
+  ASSERT_FALSE(bool(writeFile(Tool, "linker 1")));
+  Deps.Tools = {Tool};
+  std::string WithTool = Key(Job);
+  ASSERT_FALSE(bool(writeFile(Tool, "linker 2, longer")));
+  EXPECT_NE(Key(Job), WithTool) << "a changed tool must miss";
+  Deps.Environment = {"OFFLOAD_CACHE_TEST_VARIABLE"};
+  ::setenv("OFFLOAD_CACHE_TEST_VARIABLE", "1", 1);
+  std::string WithEnv = Key(Job);
+  ::setenv("OFFLOAD_CACHE_TEST_VARIABLE", "2", 1);
+  EXPECT_NE(Key(Job), WithEnv);
+  ::unsetenv("OFFLOAD_CACHE_TEST_VARIABLE");
+  Deps = {};
+
   DeviceLinkJob Missing = Job;
   Missing.Inputs = {pathIn(Dir, "absent.o")};
-  Expected<std::string> Failed = computeDeviceLinkKey(Missing, Paths);
+  Expected<std::string> Failed = computeDeviceLinkKey(Missing, Paths, Deps);
   ASSERT_FALSE(bool(Failed));
   EXPECT_THAT(toString(Failed.takeError()), testing::HasSubstr("absent.o"));
 }
@@ -127,9 +173,9 @@ TEST(DeviceLinkCache, StoreFetchAndDamagedEntries) {
   ASSERT_TRUE(bool(Cache));
   std::string Key(64, 'a');
   std::string Output = pathIn(Dir, "out.img");
-  std::string Why;
+  std::string Why, Stale;
 
-  Expected<bool> Hit = (*Cache)->fetch(Key, Output, Why);
+  Expected<bool> Hit = (*Cache)->fetch(Key, Output, Why, Stale);
   ASSERT_TRUE(bool(Hit));
   EXPECT_FALSE(*Hit);
   EXPECT_FALSE(sys::fs::exists(CacheDir)) << "a miss creates nothing";
@@ -142,7 +188,7 @@ TEST(DeviceLinkCache, StoreFetchAndDamagedEntries) {
   Expected<std::unique_ptr<DeviceLinkCache>> Other =
       DeviceLinkCache::open(CacheDir, "");
   ASSERT_TRUE(bool(Other));
-  Hit = (*Other)->fetch(Key, Output, Why);
+  Hit = (*Other)->fetch(Key, Output, Why, Stale);
   ASSERT_TRUE(bool(Hit));
   EXPECT_TRUE(*Hit);
   EXPECT_EQ(readAll(Output), "linked image");
@@ -151,23 +197,82 @@ TEST(DeviceLinkCache, StoreFetchAndDamagedEntries) {
   // A damaged entry is a miss, said, and removed.
   ASSERT_FALSE(
       bool(writeFile((*Cache)->entryPath(Key), "OFFLDLC1 not really")));
-  Hit = (*Cache)->fetch(Key, Output, Why);
+  Hit = (*Cache)->fetch(Key, Output, Why, Stale);
   ASSERT_TRUE(bool(Hit));
   EXPECT_FALSE(*Hit);
   EXPECT_THAT(Why, testing::HasSubstr("is damaged"));
   EXPECT_FALSE(sys::fs::exists((*Cache)->entryPath(Key)));
 }
 
-/// Stands in for a real device linker: concatenates its input files into
-/// the output and counts its calls.
+TEST(DeviceLinkCache, EntriesWhoseReadsChangedAreStale) {
+  std::string Dir = makeDirectory();
+  Expected<std::unique_ptr<DeviceLinkCache>> Cache =
+      DeviceLinkCache::open(pathIn(Dir, "cache"), "");
+  ASSERT_TRUE(bool(Cache));
+  std::string Key(64, 'b');
+  std::string Output = pathIn(Dir, "out.img");
+  std::string Library = pathIn(Dir, "libflang_rt.runtime.a");
+  std::string Linker = pathIn(Dir, "ld");
+  ASSERT_FALSE(bool(writeFile(Library, "runtime v1")));
+  ASSERT_FALSE(bool(writeFile(Linker, "linker v1")));
+  DeviceLinkDependencies Read;
+  Read.Files = {Library, pathIn(Dir, "temporary-gone.o")};
+  Read.Tools = {Linker};
+  std::vector<RecordedRead> Reads = recordReads(Read);
+  // The library, the linker and what PATH finds for its name.
+  ASSERT_EQ(Reads.size(), 3u) << "files that are gone are not recorded";
+
+  auto StoreAndFetch = [&]() {
+    EXPECT_FALSE(bool(writeFile(Output, "linked image")));
+    EXPECT_FALSE(bool((*Cache)->store(Key, Output, Reads)));
+    std::string Why, Stale;
+    Expected<bool> Hit = (*Cache)->fetch(Key, Output, Why, Stale);
+    EXPECT_TRUE(bool(Hit));
+    return Hit && *Hit ? std::string("hit") : "miss: " + Stale;
+  };
+  EXPECT_EQ(StoreAndFetch(), "hit");
+  // A new time, the same contents: still the same library.
+  sys::fs::file_status Status;
+  ASSERT_FALSE(sys::fs::status(Library, Status));
+  int FD;
+  ASSERT_FALSE(sys::fs::openFileForWrite(Library, FD, sys::fs::CD_OpenExisting,
+                                         sys::fs::OF_Append));
+  ASSERT_FALSE(sys::fs::setLastAccessAndModificationTime(
+      FD, Status.getLastModificationTime() + std::chrono::seconds(5)));
+  sys::Process::SafelyCloseFileDescriptor(FD);
+  EXPECT_EQ(StoreAndFetch(), "hit");
+  // Rebuilt (same size, other bytes): stale, removed.
+  ASSERT_FALSE(bool(writeFile(Library, "runtime v2")));
+  EXPECT_THAT(StoreAndFetch(), testing::HasSubstr("libflang_rt.runtime.a' "
+                                                  "changed"));
+  EXPECT_FALSE(sys::fs::exists((*Cache)->entryPath(Key)));
+  Reads = recordReads(Read);
+  EXPECT_EQ(StoreAndFetch(), "hit");
+  // Another linker: stale.
+  ASSERT_FALSE(bool(writeFile(Linker, "linker v2, newer")));
+  EXPECT_THAT(StoreAndFetch(), testing::HasSubstr("ld' changed"));
+  Reads = recordReads(Read);
+  ASSERT_FALSE(bool(sys::fs::remove(Library)));
+  EXPECT_THAT(StoreAndFetch(), testing::HasSubstr("is gone"));
+}
+
+/// Stands in for a real device linker: concatenates its input files (and
+/// the files it says it depends on) into the output and counts its calls.
 class ConcatenatingLinker final : public DeviceLinker {
 public:
   explicit ConcatenatingLinker(int &Calls) : Calls(Calls) {}
+  DeviceLinkDependencies Deps;
+  Expected<DeviceLinkDependencies>
+  dependencies(const DeviceLinkJob &) const override {
+    return Deps;
+  }
   Error link(const DeviceLinkJob &Job, CommandRunner &) const override {
     ++Calls;
     std::string Image;
     for (const std::string &Input : Job.Inputs)
       Image += readAll(Input);
+    for (const std::string &File : Deps.Files)
+      Image += readAll(File);
     return writeFile(Job.Output, Image);
   }
 
@@ -221,10 +326,43 @@ TEST(DeviceLinkCache, InputsInMemoryAreWrittenOnlyOnAMiss) {
   OnDisk.InputContents.clear();
   OnDisk.WriteInputs = nullptr;
   OnDisk.Inputs = {pathIn(Dir, "a.o"), pathIn(Dir, "b.o")};
-  Expected<std::string> FromFiles = computeDeviceLinkKey(OnDisk, Paths);
-  Expected<std::string> FromMemory = computeDeviceLinkKey(Job, Paths);
+  Expected<std::string> FromFiles = computeDeviceLinkKey(OnDisk, Paths, {});
+  Expected<std::string> FromMemory = computeDeviceLinkKey(Job, Paths, {});
   ASSERT_TRUE(FromFiles && FromMemory);
   EXPECT_EQ(*FromFiles, *FromMemory);
+}
+
+TEST(DeviceLinkCache, ALinkerArchiveRebuiltMisses) {
+  std::string Dir = makeDirectory();
+  Expected<std::unique_ptr<DeviceLinkCache>> Opened =
+      DeviceLinkCache::open(pathIn(Dir, "cache"), "");
+  ASSERT_TRUE(bool(Opened));
+  ToolchainPaths Paths;
+  Paths.Prefix = Dir;
+  Paths.Clang = "/usr/bin/true";
+  int Links = 0;
+  auto Inner = std::make_unique<ConcatenatingLinker>(Links);
+  std::string Archive = pathIn(Dir, "libdev.a");
+  Inner->Deps.Files = {Archive};
+  std::unique_ptr<DeviceLinker> Linker = createCachingDeviceLinker(
+      std::move(Inner), std::move(*Opened), Paths, nullptr);
+  std::string Input = pathIn(Dir, "k.o");
+  ASSERT_FALSE(bool(writeFile(Input, "kernel calls g;")));
+  DeviceLinkJob Job;
+  Job.Triple = Triple("x86_64-pc-linux-gnu");
+  Job.Inputs = {Input};
+  Job.LinkerArgs = {"libdev.a"};
+  Job.Output = pathIn(Dir, "out.img");
+  CommandRunner Runner(/*Verbose=*/false, /*DryRun=*/false);
+
+  ASSERT_FALSE(bool(writeFile(Archive, "g v1")));
+  ASSERT_FALSE(bool(Linker->link(Job, Runner)));
+  ASSERT_FALSE(bool(Linker->link(Job, Runner)));
+  EXPECT_EQ(Links, 1);
+  ASSERT_FALSE(bool(writeFile(Archive, "g v2")));
+  ASSERT_FALSE(bool(Linker->link(Job, Runner)));
+  EXPECT_EQ(Links, 2) << "the rebuilt archive must be linked again";
+  EXPECT_EQ(readAll(Job.Output), "kernel calls g;g v2");
 }
 
 TEST(DeviceLinkCache, BadPolicyIsAnErrorNamingIt) {

@@ -35,6 +35,15 @@ class AMDGPUDeviceLinker final : public DeviceLinker {
 public:
   explicit AMDGPUDeviceLinker(const ToolchainPaths &Paths) : Paths(Paths) {}
 
+  Expected<DeviceLinkDependencies>
+  dependencies(const DeviceLinkJob &Job) const override {
+    Expected<std::string> Lld =
+        findAMDGPULinker(Paths, "the device link of " + Job.describe());
+    if (!Lld)
+      return Lld.takeError();
+    return gpuLinkDependencies(Job, Paths, {*Lld});
+  }
+
   Error link(const DeviceLinkJob &Job, CommandRunner &Runner) const override {
     std::string What = Job.describe();
     if (!StringRef(Job.Arch).starts_with("gfx"))
@@ -47,10 +56,8 @@ public:
       return OptionsOrErr.takeError();
     const GPULinkOptions &Options = *OptionsOrErr;
 
-    std::string LLVMBin = sys::path::parent_path(Paths.Clang).str();
     Expected<std::string> Lld =
-        findGPUTool("ld.lld", {LLVMBin}, {}, "the device link of " + What,
-                    "install lld (Debian package lld-22)");
+        findAMDGPULinker(Paths, "the device link of " + What);
     if (!Lld)
       return Lld.takeError();
 

@@ -3,6 +3,9 @@
 #include "CommandRunner.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -46,6 +49,31 @@ Error CommandRunner::run(ArrayRef<std::string> Argv, StringRef What) {
             (Status < 0 ? "crashed" + (Message.empty() ? "" : ": " + Message)
                         : "exited with code " + std::to_string(Status)));
   return Error::success();
+}
+
+Expected<std::string> CommandRunner::capture(ArrayRef<std::string> Argv,
+                                             StringRef What) {
+  SmallString<128> OutputPath;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("wrapper-capture", "txt", OutputPath))
+    return createStringError(
+        What + ": cannot create a temporary file: " + EC.message());
+  FileRemover Remove(OutputPath);
+  SmallVector<StringRef, 32> Refs(Argv.begin(), Argv.end());
+  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(OutputPath),
+                                          StringRef(OutputPath)};
+  std::string Message;
+  int Status = sys::ExecuteAndWait(Argv[0], Refs, /*Env=*/std::nullopt,
+                                   Redirects, /*SecondsToWait=*/0,
+                                   /*MemoryLimit=*/0, &Message);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Output =
+      MemoryBuffer::getFile(OutputPath);
+  std::string Text = Output ? (*Output)->getBuffer().str() : std::string();
+  if (Status != 0)
+    return createStringError(What + ": '" + Argv[0] + "' failed" +
+                             (Message.empty() ? "" : ": " + Message) +
+                             (Text.empty() ? "" : ":\n" + Text));
+  return Text;
 }
 
 } // namespace wrapper

@@ -29,6 +29,12 @@ public:
   /// Under --dry-run or --wrapper-verbose the command is printed first.
   llvm::Error run(llvm::ArrayRef<std::string> Argv, llvm::StringRef What);
 
+  /// Runs \p Argv quietly and returns what it wrote to stdout and stderr
+  /// (for commands that answer a question, such as `clang -###`). Runs
+  /// under --dry-run too; the error names \p What.
+  llvm::Expected<std::string> capture(llvm::ArrayRef<std::string> Argv,
+                                      llvm::StringRef What);
+
   /// Prints a command the way run() does (thread safe).
   void print(llvm::ArrayRef<std::string> Argv);
 

@@ -8,17 +8,15 @@
 
 #include "DeviceLinkCache.h"
 #include "CommandRunner.h"
+#include "DeviceLinkKey.h"
 #include "WrapperOptions.h"
 
 #include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -33,98 +31,16 @@ thread_local std::unique_ptr<MemoryBuffer> DeviceLinkCache::Found;
 
 namespace {
 
-/// Bumped when the key or the entry format changes.
-constexpr StringLiteral KeyVersion = "offload-device-link-cache-1";
-constexpr StringLiteral EntryMagic = "OFFLDLC1";
+constexpr StringLiteral EntryMagic = "OFFLDLC2";
 constexpr size_t DigestSize = 32;
-constexpr size_t HeaderSize = 8 /*magic*/ + 8 /*size*/ + DigestSize;
+/// Magic, the sizes of the record and of the image, and the SHA-256 of both.
+constexpr size_t HeaderSize = 8 + 8 + 8 + DigestSize;
 
-/// Feeds length-prefixed fields, so that ("ab","c") and ("a","bc") differ.
-class KeyBuilder {
-public:
-  void add(StringRef Field) {
-    uint64_t Size = Field.size();
-    uint8_t Bytes[8];
-    support::endian::write64le(Bytes, Size);
-    Hash.update(ArrayRef<uint8_t>(Bytes, 8));
-    Hash.update(Field);
-  }
-  void add(StringRef Name, ArrayRef<std::string> Values) {
-    add(Name);
-    add(std::to_string(Values.size()));
-    for (const std::string &V : Values)
-      add(V);
-  }
-  /// A file by content (device inputs, pass plugins).
-  Error addContent(StringRef Path) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-        MemoryBuffer::getFile(Path, /*IsText=*/false,
-                              /*RequiresNullTerminator=*/false);
-    if (!Buffer)
-      return createStringError("cannot read '" + Path +
-                               "' for the device-link cache key: " +
-                               Buffer.getError().message());
-    add((*Buffer)->getBuffer());
-    return Error::success();
-  }
-  /// A tool or library by identity: where it really is, its size and its
-  /// modification time (reading compilers whole on every link would cost
-  /// more than it saves).
-  void addStamp(StringRef Path) {
-    SmallString<256> Real;
-    sys::fs::file_status Status;
-    if (Path.empty() || sys::fs::real_path(Path, Real) ||
-        sys::fs::status(Real, Status)) {
-      add("missing:" + Path.str());
-      return;
-    }
-    add(Real);
-    add(std::to_string(Status.getSize()));
-    add(std::to_string(Status.getLastModificationTime()
-                           .time_since_epoch()
-                           .count()));
-  }
-  /// Every file of a directory (the device runtime's), by identity.
-  void addDirectoryStamps(StringRef Dir) {
-    add(Dir);
-    std::error_code EC;
-    std::vector<std::string> Files;
-    for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-         It.increment(EC))
-      Files.push_back(It->path());
-    llvm::sort(Files);
-    for (const std::string &File : Files)
-      addStamp(File);
-  }
-  std::string hex() {
-    std::array<uint8_t, 32> Digest = Hash.final();
-    return toHex(Digest, /*LowerCase=*/true);
-  }
-
-private:
+std::array<uint8_t, 32> digestOf(StringRef Reads, StringRef Image) {
   SHA256 Hash;
-};
-
-void anchor() {}
-
-/// The tool that runs an NVPTX step: where the device linker would find it.
-std::string findCudaTool(StringRef Name, const ToolchainPaths &Paths) {
-  std::vector<std::string> Dirs;
-  if (!Paths.CudaPath.empty())
-    Dirs.push_back(Paths.CudaPath + "/bin");
-  if (std::optional<std::string> Env = sys::Process::GetEnv("CUDA_PATH"))
-    Dirs.push_back(*Env + "/bin");
-  for (const std::string &Dir : Dirs) {
-    SmallString<256> Candidate(Dir);
-    sys::path::append(Candidate, Name);
-    if (sys::fs::can_execute(Candidate))
-      return Candidate.str().str();
-  }
-  if (ErrorOr<std::string> Found = sys::findProgramByName(Name))
-    return *Found;
-  SmallString<256> Default("/usr/local/cuda/bin");
-  sys::path::append(Default, Name);
-  return Default.str().str();
+  Hash.update(Reads);
+  Hash.update(Image);
+  return Hash.final();
 }
 
 bool isOff(StringRef Value) {
@@ -148,90 +64,57 @@ std::string defaultDeviceLinkCacheDirectory() {
   return Dir.str().str();
 }
 
-DeviceLinkCacheSettings
-resolveDeviceLinkCacheSettings(const WrapperConfig &C) {
+DeviceLinkCacheSettings resolveDeviceLinkCacheSettings(const WrapperConfig &C) {
   DeviceLinkCacheSettings S;
   std::optional<std::string> Env =
       sys::Process::GetEnv(DeviceLinkCacheEnvironmentVariable);
   S.Enabled = C.UseCache && !C.DryRun && !(Env && isOff(*Env));
   S.Directory =
       C.CacheDir.empty() ? defaultDeviceLinkCacheDirectory() : C.CacheDir;
-  S.Policy = C.CachePolicy.empty() ? DefaultDeviceLinkCachePolicy
-                                   : C.CachePolicy;
+  S.Policy =
+      C.CachePolicy.empty() ? DefaultDeviceLinkCachePolicy : C.CachePolicy;
   if (S.Directory.empty())
     S.Enabled = false;
   return S;
 }
 
-Expected<std::string> computeDeviceLinkKey(const DeviceLinkJob &Job,
-                                           const ToolchainPaths &Paths) {
-  KeyBuilder Key;
-  Key.add(KeyVersion);
-  Key.add(LLVM_VERSION_STRING);
-  Key.add(Job.Triple.str());
-  Key.add(Job.Arch);
-  Key.add("inputs", {});
-  if (!Job.InputContents.empty()) {
-    for (StringRef Contents : Job.InputContents)
-      Key.add(Contents);
-  } else {
-    for (const std::string &Input : Job.Inputs)
-      if (Error E = Key.addContent(Input))
-        return std::move(E);
-  }
-  Key.add("pass-plugins", {});
-  for (const std::string &Plugin : Job.PassPlugins)
-    if (Error E = Key.addContent(Plugin))
-      return std::move(E);
-  Key.add("required-symbols", Job.RequiredSymbols);
-  Key.add("linker-args", Job.LinkerArgs);
-  Key.add("compiler-args", Job.CompilerArgs);
-  Key.add("llvm-args", Job.LLVMArgs);
-  // The tools and libraries the link runs or links.
-  Key.addStamp(sys::fs::getMainExecutable(nullptr,
-                                          reinterpret_cast<void *>(&anchor)));
-  Key.addStamp(Paths.Clang);
-  Key.add(Paths.LLVMLibDir);
-  Key.addStamp(Paths.LLVMLibDir + "/libomp.so");
-  Key.addDirectoryStamps(Paths.deviceLibDir(Job.Triple));
-  if (Job.Triple.isNVPTX()) {
-    Key.addStamp(findCudaTool("ptxas", Paths));
-    Key.addStamp(findCudaTool("nvlink", Paths));
-  }
-  return Key.hex();
-}
-
-std::string encodeCacheEntry(StringRef Image) {
+std::string encodeCacheEntry(StringRef Image, ArrayRef<RecordedRead> Reads) {
+  std::string ReadBytes = encodeReads(Reads);
   std::string Entry;
-  Entry.reserve(HeaderSize + Image.size());
+  Entry.reserve(HeaderSize + ReadBytes.size() + Image.size());
   Entry += EntryMagic;
   char Size[8];
+  support::endian::write64le(Size, ReadBytes.size());
+  Entry.append(Size, 8);
   support::endian::write64le(Size, Image.size());
   Entry.append(Size, 8);
-  std::array<uint8_t, 32> Digest = SHA256::hash(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Image.data()),
-                        Image.size()));
+  std::array<uint8_t, 32> Digest = digestOf(ReadBytes, Image);
   Entry.append(reinterpret_cast<const char *>(Digest.data()), DigestSize);
+  Entry += ReadBytes;
   Entry += Image;
   return Entry;
 }
 
-Expected<StringRef> decodeCacheEntry(StringRef Entry) {
+Expected<CacheEntry> decodeCacheEntry(StringRef Entry) {
   if (Entry.size() < HeaderSize || !Entry.starts_with(EntryMagic))
     return createStringError("not a device-link cache entry (" +
                              Twine(Entry.size()) + " bytes)");
-  uint64_t Size = support::endian::read64le(Entry.data() + 8);
-  StringRef Image = Entry.substr(HeaderSize);
-  if (Image.size() != Size)
-    return createStringError("truncated: " + Twine(Image.size()) + " of " +
-                             Twine(Size) + " bytes");
-  std::array<uint8_t, 32> Digest = SHA256::hash(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Image.data()),
-                        Image.size()));
+  uint64_t ReadsSize = support::endian::read64le(Entry.data() + 8);
+  uint64_t ImageSize = support::endian::read64le(Entry.data() + 16);
+  StringRef Payload = Entry.substr(HeaderSize);
+  if (ReadsSize > Payload.size() || Payload.size() - ReadsSize != ImageSize)
+    return createStringError("truncated: " + Twine(Payload.size()) + " of " +
+                             Twine(ReadsSize + ImageSize) + " bytes");
+  StringRef ReadBytes = Payload.take_front(ReadsSize);
+  StringRef Image = Payload.drop_front(ReadsSize);
+  std::array<uint8_t, 32> Digest = digestOf(ReadBytes, Image);
   if (StringRef(reinterpret_cast<const char *>(Digest.data()), DigestSize) !=
-      Entry.substr(16, DigestSize))
+      Entry.substr(24, DigestSize))
     return createStringError("its checksum does not match its contents");
-  return Image;
+  Expected<std::vector<RecordedRead>> Reads = decodeReads(ReadBytes);
+  if (!Reads)
+    return Reads.takeError();
+  return CacheEntry{Image, std::move(*Reads)};
 }
 
 Expected<std::unique_ptr<DeviceLinkCache>>
@@ -248,8 +131,8 @@ DeviceLinkCache::open(StringRef Directory, StringRef Policy) {
       });
   if (!CacheOrErr)
     return CacheOrErr.takeError();
-  return std::unique_ptr<DeviceLinkCache>(
-      new DeviceLinkCache(Directory.str(), *PolicyOrErr, std::move(*CacheOrErr)));
+  return std::unique_ptr<DeviceLinkCache>(new DeviceLinkCache(
+      Directory.str(), *PolicyOrErr, std::move(*CacheOrErr)));
 }
 
 std::string DeviceLinkCache::entryPath(StringRef Key) const {
@@ -259,7 +142,7 @@ std::string DeviceLinkCache::entryPath(StringRef Key) const {
 }
 
 Expected<bool> DeviceLinkCache::fetch(StringRef Key, StringRef Output,
-                                      std::string &Why) {
+                                      std::string &Why, std::string &Stale) {
   Found.reset();
   Expected<AddStreamFn> StreamOrErr = Cache(0, Key, Output);
   if (!StreamOrErr) {
@@ -270,21 +153,31 @@ Expected<bool> DeviceLinkCache::fetch(StringRef Key, StringRef Output,
   if (*StreamOrErr || !Found)
     return false; // A miss: LLVM offers a stream to fill.
   std::unique_ptr<MemoryBuffer> Entry = std::move(Found);
-  Expected<StringRef> Image = decodeCacheEntry(Entry->getBuffer());
-  if (!Image) {
+  Expected<CacheEntry> Decoded = decodeCacheEntry(Entry->getBuffer());
+  if (!Decoded) {
     Why = "the cache entry " + entryPath(Key) + " is damaged (" +
-          toString(Image.takeError()) + "); it is removed and the image "
+          toString(Decoded.takeError()) +
+          "); it is removed and the image "
           "relinked";
     Entry.reset();
     (void)sys::fs::remove(entryPath(Key));
     return false;
   }
+  // Stale: something the link read or ran has changed since. The entry
+  // makes room for the image linked now.
+  Stale = findChangedRead(Decoded->Reads);
+  if (!Stale.empty()) {
+    Entry.reset();
+    (void)sys::fs::remove(entryPath(Key));
+    return false;
+  }
+  StringRef Image = Decoded->Image;
   std::error_code EC;
   raw_fd_ostream OS(Output, EC, sys::fs::OF_None);
   if (EC)
     return createStringError("cannot write the cached device image to '" +
                              Output + "': " + EC.message());
-  OS << *Image;
+  OS << Image;
   OS.close();
   if (OS.has_error())
     return createStringError("cannot write the cached device image to '" +
@@ -292,7 +185,8 @@ Expected<bool> DeviceLinkCache::fetch(StringRef Key, StringRef Output,
   return true;
 }
 
-Error DeviceLinkCache::store(StringRef Key, StringRef Output) {
+Error DeviceLinkCache::store(StringRef Key, StringRef Output,
+                             ArrayRef<RecordedRead> Reads) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Image =
       MemoryBuffer::getFile(Output, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
@@ -310,7 +204,7 @@ Error DeviceLinkCache::store(StringRef Key, StringRef Output) {
       (*StreamOrErr)(0, Output);
   if (!FileOrErr)
     return FileOrErr.takeError();
-  *(*FileOrErr)->OS << encodeCacheEntry((*Image)->getBuffer());
+  *(*FileOrErr)->OS << encodeCacheEntry((*Image)->getBuffer(), Reads);
   Error E = (*FileOrErr)->commit();
   Found.reset();
   return E;
@@ -329,16 +223,25 @@ public:
       : Inner(std::move(Inner)), Cache(std::move(Cache)), Paths(Paths),
         Report(std::move(Report)) {}
 
+  Expected<DeviceLinkDependencies>
+  dependencies(const DeviceLinkJob &Job) const override {
+    return Inner->dependencies(Job);
+  }
+
   Error link(const DeviceLinkJob &Job, CommandRunner &Runner) const override {
     if (Runner.isDryRun())
-      return linkInputsOnDisk(Job, Runner);
-    Expected<std::string> KeyOrErr = computeDeviceLinkKey(Job, Paths);
+      return onDisk(Job, [&](const DeviceLinkJob &OnDisk) {
+        return Inner->link(OnDisk, Runner);
+      });
+    Expected<std::string> KeyOrErr = keyOf(Job);
     if (!KeyOrErr) {
       say("not cached: " + toString(KeyOrErr.takeError()));
-      return linkInputsOnDisk(Job, Runner);
+      return onDisk(Job, [&](const DeviceLinkJob &OnDisk) {
+        return Inner->link(OnDisk, Runner);
+      });
     }
-    std::string Why;
-    Expected<bool> Hit = Cache->fetch(*KeyOrErr, Job.Output, Why);
+    std::string Why, Stale;
+    Expected<bool> Hit = Cache->fetch(*KeyOrErr, Job.Output, Why, Stale);
     if (!Hit)
       return Hit.takeError();
     if (!Why.empty())
@@ -348,30 +251,45 @@ public:
           Cache->entryPath(*KeyOrErr) + ")");
       return Error::success();
     }
-    say("device link cache miss for " + Job.describe() + " (key " +
-        *KeyOrErr + ")");
-    if (Error E = linkInputsOnDisk(Job, Runner))
+    say("device link cache miss for " + Job.describe() + " (key " + *KeyOrErr +
+        (Stale.empty() ? "" : "; " + Stale) + ")");
+    std::vector<RecordedRead> Reads;
+    if (Error E = onDisk(Job, [&](const DeviceLinkJob &OnDisk) -> Error {
+          Expected<DeviceLinkDependencies> Read =
+              Inner->linkRecordingReads(OnDisk, Runner);
+          if (!Read)
+            return Read.takeError();
+          Reads = recordReads(*Read);
+          return Error::success();
+        }))
       return E;
-    if (Error E = Cache->store(*KeyOrErr, Job.Output))
-      warn("the device image of " + Job.describe() +
-           " was not cached in " + Cache->directory() + ": " +
-           toString(std::move(E)));
+    if (Error E = Cache->store(*KeyOrErr, Job.Output, Reads))
+      warn("the device image of " + Job.describe() + " was not cached in " +
+           Cache->directory() + ": " + toString(std::move(E)));
     return Error::success();
   }
 
 private:
-  /// The inner link, after writing the inputs if the job left that to us.
-  Error linkInputsOnDisk(const DeviceLinkJob &Job,
-                         CommandRunner &Runner) const {
+  Expected<std::string> keyOf(const DeviceLinkJob &Job) const {
+    Expected<DeviceLinkDependencies> Deps = Inner->dependencies(Job);
+    if (!Deps)
+      return Deps.takeError();
+    return computeDeviceLinkKey(Job, Paths, *Deps);
+  }
+
+  /// Runs \p Link on \p Job with its inputs on disk, writing them first if
+  /// the job left that to us.
+  Error onDisk(const DeviceLinkJob &Job,
+               function_ref<Error(const DeviceLinkJob &)> Link) const {
     if (!Job.WriteInputs)
-      return Inner->link(Job, Runner);
+      return Link(Job);
     Expected<std::vector<std::string>> PathsOrErr = Job.WriteInputs();
     if (!PathsOrErr)
       return PathsOrErr.takeError();
     DeviceLinkJob OnDisk = Job;
     OnDisk.Inputs = std::move(*PathsOrErr);
     OnDisk.WriteInputs = nullptr;
-    return Inner->link(OnDisk, Runner);
+    return Link(OnDisk);
   }
 
   void say(const std::string &Line) const {
@@ -397,9 +315,8 @@ createCachingDeviceLinker(std::unique_ptr<DeviceLinker> Inner,
                           std::shared_ptr<DeviceLinkCache> Cache,
                           const ToolchainPaths &Paths,
                           std::function<void(const std::string &)> Report) {
-  return std::make_unique<CachingDeviceLinker>(std::move(Inner),
-                                               std::move(Cache), Paths,
-                                               std::move(Report));
+  return std::make_unique<CachingDeviceLinker>(
+      std::move(Inner), std::move(Cache), Paths, std::move(Report));
 }
 
 } // namespace wrapper

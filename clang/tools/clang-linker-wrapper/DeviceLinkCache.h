@@ -9,14 +9,14 @@
 // Relinking a program whose device code did not change would redo every
 // device link (LTO, ptxas, nvlink, lld), most of a GPU program's link. The
 // cache keeps each linked device image under a key computed from everything
-// the image depends on: the bytes of the device inputs, the options that
-// reach the device link, the device runtime and libraries installed for the
-// target, and the identity of the tools (this wrapper, clang, ptxas,
-// nvlink). Entries live in LLVM's local file cache (llvm/Support/Caching.h),
-// which writes a temporary file and renames it into place, so concurrent
-// links sharing a directory never see half-written entries; LLVM's
-// pruning keeps the directory within its policy. Each entry carries the
-// SHA-256 of its image, so a damaged entry is detected, removed and relinked.
+// the link reads and runs, with a record of what the link reported reading,
+// checked before the entry is used (DeviceLinkKey.h). Entries live in LLVM's
+// local file cache (llvm/Support/Caching.h), which writes a temporary file and
+// renames it into place, so concurrent links sharing a directory never see
+// half-written entries; LLVM's pruning keeps the directory within its policy.
+// Each entry carries the SHA-256 of its record and image, so a damaged entry is
+// detected, removed and relinked; an entry whose record no longer holds is
+// removed and relinked too.
 //
 // The cache never makes a link fail: a directory that cannot be used is
 // reported as a warning and the link runs uncached.
@@ -26,6 +26,7 @@
 #ifndef CLANG_LINKER_WRAPPER_DEVICELINKCACHE_H
 #define CLANG_LINKER_WRAPPER_DEVICELINKCACHE_H
 
+#include "DeviceLinkKey.h"
 #include "DeviceLinker.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -67,16 +68,18 @@ std::string defaultDeviceLinkCacheDirectory();
 /// and the environment. Never enabled under --dry-run.
 DeviceLinkCacheSettings resolveDeviceLinkCacheSettings(const WrapperConfig &C);
 
-/// The cache key of \p Job: a hex SHA-256 over everything its output
-/// depends on. Fails when an input cannot be read.
-llvm::Expected<std::string> computeDeviceLinkKey(const DeviceLinkJob &Job,
-                                                 const ToolchainPaths &Paths);
+/// A decoded cache entry: the image and the record of what its link read.
+struct CacheEntry {
+  llvm::StringRef Image;
+  std::vector<RecordedRead> Reads;
+};
 
-/// The bytes stored for \p Image (a header with the image's size and
-/// SHA-256, then the image), and the inverse, which fails on anything that
-/// is not an intact entry.
-std::string encodeCacheEntry(llvm::StringRef Image);
-llvm::Expected<llvm::StringRef> decodeCacheEntry(llvm::StringRef Entry);
+/// The bytes stored for \p Image linked with \p Reads (a header with the
+/// sizes and a SHA-256 of both, the record, then the image), and the
+/// inverse, which fails on anything that is not an intact entry.
+std::string encodeCacheEntry(llvm::StringRef Image,
+                             llvm::ArrayRef<RecordedRead> Reads = {});
+llvm::Expected<CacheEntry> decodeCacheEntry(llvm::StringRef Entry);
 
 class DeviceLinkCache {
 public:
@@ -86,12 +89,14 @@ public:
   open(llvm::StringRef Directory, llvm::StringRef Policy);
 
   /// Writes the image cached under \p Key to \p Output. False on a miss; an
-  /// entry that is damaged is removed (and \p Why says so) and counts as a
-  /// miss. Errors are for an output that cannot be written.
+  /// entry that is damaged is removed (and \p Why says so), one whose
+  /// recorded reads changed is removed (and \p Stale says which), and both
+  /// count as a miss. Errors are for an output that cannot be written.
   llvm::Expected<bool> fetch(llvm::StringRef Key, llvm::StringRef Output,
-                             std::string &Why);
-  /// Stores the image in \p Output under \p Key.
-  llvm::Error store(llvm::StringRef Key, llvm::StringRef Output);
+                             std::string &Why, std::string &Stale);
+  /// Stores the image in \p Output under \p Key, with \p Reads.
+  llvm::Error store(llvm::StringRef Key, llvm::StringRef Output,
+                    llvm::ArrayRef<RecordedRead> Reads = {});
   /// Applies the pruning policy (at most once per its interval).
   void prune();
 
@@ -114,9 +119,10 @@ private:
 };
 
 /// A DeviceLinker that consults \p Cache before running \p Inner and stores
-/// what Inner links. A job whose inputs are still in memory
-/// (DeviceLinkJob::WriteInputs) has them written only on a miss. \p Report
-/// receives the hit/miss lines of --wrapper-verbose (null: silent).
+/// what Inner links, with what Inner reports it read. A job whose inputs are
+/// still in memory (DeviceLinkJob::WriteInputs) has them written only on a
+/// miss. \p Report receives the hit/miss lines of --wrapper-verbose (null:
+/// silent).
 std::unique_ptr<DeviceLinker>
 createCachingDeviceLinker(std::unique_ptr<DeviceLinker> Inner,
                           std::shared_ptr<DeviceLinkCache> Cache,

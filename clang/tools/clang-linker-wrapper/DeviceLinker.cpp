@@ -40,6 +40,14 @@ std::string DeviceLinkJob::describe() const {
 
 DeviceLinker::~DeviceLinker() = default;
 
+Expected<DeviceLinkDependencies>
+DeviceLinker::linkRecordingReads(const DeviceLinkJob &Job,
+                                 CommandRunner &Runner) const {
+  if (Error E = link(Job, Runner))
+    return std::move(E);
+  return DeviceLinkDependencies();
+}
+
 bool isCPUDeviceTriple(const Triple &T) {
   // The CPU triples libomptarget's host plugin runs images for.
   return T.getArch() == Triple::x86_64 || T.isAArch64() || T.isPPC64() ||

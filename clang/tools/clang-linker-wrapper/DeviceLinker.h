@@ -79,9 +79,31 @@ struct DeviceLinkJob {
   std::string describe() const;
 };
 
+/// What a device link reads and runs besides its job's inputs and pass
+/// plugins: what the device-link cache keys and checks it by.
+struct DeviceLinkDependencies {
+  /// Files read (archives, libraries, response files), by content.
+  std::vector<std::string> Files;
+  /// Programs that run and libraries they load, by identity.
+  std::vector<std::string> Tools;
+  /// Names of environment variables that change what the link does.
+  std::vector<std::string> Environment;
+};
+
 class DeviceLinker {
 public:
   virtual ~DeviceLinker();
+
+  /// What link(\p Job) will read and run, found by the same lookups link()
+  /// makes. Fails where link() would (a library or tool that is missing).
+  virtual llvm::Expected<DeviceLinkDependencies>
+  dependencies(const DeviceLinkJob &Job) const = 0;
+
+  /// Runs link() and returns what the link read and ran that dependencies()
+  /// cannot know before it runs (the CPU link's libraries and linker, which
+  /// clang's driver chooses). The default: link(), nothing more.
+  virtual llvm::Expected<DeviceLinkDependencies>
+  linkRecordingReads(const DeviceLinkJob &Job, CommandRunner &Runner) const;
 
   /// Links \p Job.Inputs into \p Job.Output, running external tools through
   /// \p Runner (which honours --dry-run and --wrapper-verbose). Must be

@@ -21,6 +21,27 @@ createNVPTXDeviceLinker(const ToolchainPaths &Paths);
 std::unique_ptr<DeviceLinker>
 createAMDGPUDeviceLinker(const ToolchainPaths &Paths);
 
+/// The CUDA toolkit's tools an NVPTX link runs: from --cuda-path,
+/// $CUDA_PATH, PATH, then /usr/local/cuda (GPUTools.cpp). The error names
+/// \p Purpose.
+struct NVPTXTools {
+  std::string Ptxas;
+  std::string Nvlink;
+};
+llvm::Expected<NVPTXTools> findNVPTXTools(const ToolchainPaths &Paths,
+                                          llvm::StringRef Purpose);
+
+/// The ld.lld an AMDGPU link runs: LLVM's own, then PATH.
+llvm::Expected<std::string> findAMDGPULinker(const ToolchainPaths &Paths,
+                                             llvm::StringRef Purpose);
+
+/// What a GPU link of \p Job reads besides its inputs (the archives and
+/// files its linker arguments name, resolved as the link resolves them) and
+/// the \p Tools it runs: DeviceLinker::dependencies() of both GPU links.
+llvm::Expected<DeviceLinkDependencies>
+gpuLinkDependencies(const DeviceLinkJob &Job, const ToolchainPaths &Paths,
+                    std::vector<std::string> Tools);
+
 } // namespace wrapper
 
 #endif // CLANG_LINKER_WRAPPER_GPUDEVICELINKERS_H

@@ -104,6 +104,15 @@ class NVPTXDeviceLinker final : public DeviceLinker {
 public:
   explicit NVPTXDeviceLinker(const ToolchainPaths &Paths) : Paths(Paths) {}
 
+  Expected<DeviceLinkDependencies>
+  dependencies(const DeviceLinkJob &Job) const override {
+    Expected<NVPTXTools> Tools =
+        findNVPTXTools(Paths, "the device link of " + Job.describe());
+    if (!Tools)
+      return Tools.takeError();
+    return gpuLinkDependencies(Job, Paths, {Tools->Ptxas, Tools->Nvlink});
+  }
+
   Error link(const DeviceLinkJob &Job, CommandRunner &Runner) const override {
     std::string What = Job.describe();
     if (!StringRef(Job.Arch).starts_with("sm_"))
@@ -118,22 +127,10 @@ public:
     if (takeEmulateOption(Options))
       return linkEmulatedGPUImage(Job, Options, Paths, Runner);
 
-    std::vector<std::string> CudaBins;
-    if (!Paths.CudaPath.empty())
-      CudaBins.push_back(Paths.CudaPath + "/bin");
-    if (std::optional<std::string> Env = sys::Process::GetEnv("CUDA_PATH"))
-      CudaBins.push_back(*Env + "/bin");
-    std::string Hint = "install the CUDA toolkit or pass --cuda-path=<dir>";
-    Expected<std::string> Ptxas =
-        findGPUTool("ptxas", CudaBins, {"/usr/local/cuda/bin"},
-                    "the device link of " + What, Hint);
-    if (!Ptxas)
-      return Ptxas.takeError();
-    Expected<std::string> Nvlink =
-        findGPUTool("nvlink", CudaBins, {"/usr/local/cuda/bin"},
-                    "the device link of " + What, Hint);
-    if (!Nvlink)
-      return Nvlink.takeError();
+    Expected<NVPTXTools> Tools =
+        findNVPTXTools(Paths, "the device link of " + What);
+    if (!Tools)
+      return Tools.takeError();
 
     std::vector<std::string> Cubins;
     GPUBitcodeLink Lto = prepareGPUBitcodeLink(
@@ -171,7 +168,7 @@ public:
     }
     if (Assemble) {
       std::vector<std::string> Argv = {
-          *Ptxas,
+          Tools->Ptxas,
           "-m64",
           "-O" + std::to_string(std::min(Options.OptLevel, 3u)),
           "--gpu-name",
@@ -196,8 +193,8 @@ public:
       return createStringError("the " + What + " device link has no input");
 
     // Step 2: one executable cubin.
-    std::vector<std::string> Argv = {*Nvlink, "-m64", "--arch=" + Job.Arch,
-                                     "-o", Job.Output};
+    std::vector<std::string> Argv = {Tools->Nvlink, "-m64",
+                                     "--arch=" + Job.Arch, "-o", Job.Output};
     if (Options.Debug)
       Argv.push_back("-g");
     Argv.insert(Argv.end(), Options.LinkerPassThrough.begin(),
