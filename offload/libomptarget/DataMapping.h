@@ -90,7 +90,8 @@ struct PrivateAllocations {
 
 /// The kernel arguments of a target region: one per TARGET_PARAM item, in
 /// order. Must run after mapEnter on the same list (\p Entered: what that
-/// mapEnter found). Takes the table lock.
+/// mapEnter found, used only while no entry has been erased since). Takes
+/// the table lock, and releases it while it makes private copies.
 bool kernelArguments(Device &D, const ident_t *Loc, const MapList &Maps,
                      std::vector<void *> &Args, PrivateAllocations &Privates,
                      const EnteredEntries *Entered = nullptr);

@@ -44,7 +44,7 @@ static std::string ownDirectory() {
   return Slash == std::string::npos ? "." : Path.substr(0, Slash);
 }
 
-void Runtime::loadPluginsLocked() {
+void Runtime::loadPlugins(LockedRegistry &Reg) {
   if (PluginsLoaded.load(std::memory_order_relaxed))
     return;
   std::string Dir = ownDirectory();
@@ -77,13 +77,14 @@ void Runtime::loadPluginsLocked() {
     Record->Handle = Handle;
     Record->Plugin = Plugin;
     OFFLOAD_DEBUG("loaded the %s plugin from %s", Name, Path.c_str());
-    Plugins.push_back(std::move(Record));
+    Reg->Plugins.push_back(std::move(Record));
   }
   PluginsLoaded.store(true, std::memory_order_release);
 }
 
-PluginRecord *Runtime::pluginForImage(const ImageRecord &Image) {
-  for (auto &Record : Plugins) {
+PluginRecord *Runtime::pluginForImage(LockedRegistry &Reg,
+                                      const ImageRecord &Image) {
+  for (auto &Record : Reg->Plugins) {
     if (!Record->Plugin->isImageCompatible(Image.Ref))
       continue;
     if (!Record->Active) {
@@ -175,8 +176,8 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
   if (!Desc)
     return;
   TraceScope Trace("register library", "");
-  std::lock_guard<std::recursive_mutex> Guard(Lock);
-  loadPluginsLocked();
+  LockedRegistry Reg = lockRegistry();
+  loadPlugins(Reg);
   // Programs unregister from atexit handlers or from .fini_array, and the
   // latter runs after every static destructor, plugins' included. From the
   // moment exit starts, images are left to die with the process.
@@ -198,8 +199,8 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
     return true;
   }();
   (void)ExitHookInstalled;
-  Libraries.push_back(std::make_shared<RegisteredLibrary>());
-  RegisteredLibrary &Lib = *Libraries.back();
+  Reg->Libraries.push_back(std::make_shared<RegisteredLibrary>());
+  RegisteredLibrary &Lib = *Reg->Libraries.back();
   Lib.Desc = Desc;
   std::string Error;
   if (!readEntryTable(Desc->HostEntriesBegin, Desc->HostEntriesEnd,
@@ -211,7 +212,7 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
   bool HostRequires = false;
   for (const OffloadEntry &E : Lib.HostEntries)
     if (E.EntryKind == OffloadEntry::Requires) {
-      addRequires(static_cast<int64_t>(E.Data));
+      addRequires(Reg, static_cast<int64_t>(E.Data));
       HostRequires = true;
     }
   for (int32_t I = 0; I < Desc->NumDeviceImages; ++I) {
@@ -223,7 +224,7 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
     if (!HostRequires)
       for (const OffloadEntry &E : Image.Entries)
         if (E.EntryKind == OffloadEntry::Requires)
-          addRequires(static_cast<int64_t>(E.Data));
+          addRequires(Reg, static_cast<int64_t>(E.Data));
     Lib.Images.push_back(std::move(Image));
   }
   // The image references point into the records' strings, so they are set
@@ -232,7 +233,7 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
     Image.Ref.Triple = Image.Triple.c_str();
     Image.Ref.Arch = Image.Arch.c_str();
     Image.Ref.Description = Image.Description.c_str();
-    PluginRecord *Plugin = pluginForImage(Image);
+    PluginRecord *Plugin = pluginForImage(Reg, Image);
     OFFLOAD_DEBUG("registered %s: %zu entries, plugin %s",
                   Image.Description.c_str(), Image.Entries.size(),
                   Plugin ? Plugin->Name.c_str() : "(none)");
@@ -243,15 +244,15 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
 void Runtime::unregisterLibrary(const __tgt_bin_desc *Desc) {
   if (Exiting.load())
     return;
-  std::lock_guard<std::recursive_mutex> Guard(Lock);
-  for (auto It = Libraries.begin(); It != Libraries.end(); ++It) {
+  LockedRegistry Reg = lockRegistry();
+  for (auto It = Reg->Libraries.begin(); It != Reg->Libraries.end(); ++It) {
     if ((*It)->Desc != Desc)
       continue;
     // Devices unload the image in their next prepare(): waiting for them
     // here, inside the library's dlclose, would wait for a device that is
     // loading an image and so waiting for the loader this thread holds.
-    (*It)->Unregistered = true;
-    Libraries.erase(It);
+    (*It)->markUnregistered(Reg);
+    Reg->Libraries.erase(It);
     ++Generation;
     return;
   }
@@ -261,8 +262,8 @@ int32_t Runtime::numDevices() {
   // Asked on every construct and by omp_get_num_devices: take the lock only
   // until the plugins have been looked for once.
   if (!PluginsLoaded.load(std::memory_order_acquire)) {
-    std::lock_guard<std::recursive_mutex> Guard(Lock);
-    loadPluginsLocked();
+    LockedRegistry Reg = lockRegistry();
+    loadPlugins(Reg);
   }
   return NumActiveDevices.load();
 }
@@ -274,6 +275,11 @@ Device *Runtime::device(int64_t Id) {
 }
 
 void Runtime::addRequires(int64_t Flags) {
+  LockedRegistry Reg = lockRegistry();
+  addRequires(Reg, Flags);
+}
+
+void Runtime::addRequires(LockedRegistry &Reg, int64_t Flags) {
   // The clauses every compilation unit of a program must agree on (OpenMP
   // 5.2, 8.2): the first registration sets them, later ones are checked,
   // as upstream checks them.
@@ -284,9 +290,8 @@ void Runtime::addRequires(int64_t Flags) {
       {OMP_REQ_DYNAMIC_ALLOCATORS, "dynamic_allocators"},
   };
   Flags &= ~static_cast<int64_t>(OMP_REQ_NONE);
-  std::lock_guard<std::recursive_mutex> Guard(Lock);
   int64_t Old = RequiresFlags.load();
-  if (RequiresRegistered) {
+  if (Reg->RequiresRegistered) {
     for (const auto &[Flag, Clause] : Consistent)
       if ((Old & Flag) != (Flags & Flag))
         fatalErrorCode(2, nullptr,
@@ -295,11 +300,11 @@ void Runtime::addRequires(int64_t Flags) {
                        Clause, (Flags & Flag) ? "uses" : "does not use",
                        (Old & Flag) ? "did" : "did not");
   }
-  RequiresRegistered = true;
+  Reg->RequiresRegistered = true;
   if ((Old | Flags) == Old)
     return;
   RequiresFlags.store(Old | Flags);
-  for (auto &P : Plugins)
+  for (auto &P : Reg->Plugins)
     if (P->Active)
       P->Plugin->setRequiresFlags(Old | Flags);
 }
@@ -317,8 +322,37 @@ bool Device::prepare() {
       LoadedGeneration.load(std::memory_order_acquire) == RT.Generation.load())
     return true;
   // Slow path, under the Images lock; the registry lock only while the
-  // registry is read (see Runtime::Lock).
+  // registry is read (see Registry).
   LockedImages State = Images.lock();
+  // While a thread tells tools what happened to the device, with the lock
+  // released, others wait: device_initialize and device_load come before
+  // any other event on the device. The announcing thread itself goes on,
+  // so that a tool may use the device from those callbacks.
+  std::thread::id Self = std::this_thread::get_id();
+  while (State->Announcer != std::thread::id() && State->Announcer != Self)
+    State.wait();
+  bool Nested = State->Announcer == Self;
+  ToolEvents Events;
+  uint64_t Generation = 0;
+  bool Ok = update(State, Events, Generation);
+  if (!Events.empty()) {
+    State->Announcer = Self;
+    State.unlocked([&] { announce(Events); });
+    if (!Nested) {
+      State->Announcer = std::thread::id();
+      State.notifyAll();
+    }
+  }
+  // A prepare() inside a tool callback leaves the fast path closed until
+  // the announcements are done.
+  if (Ok && !Nested)
+    LoadedGeneration.store(Generation, std::memory_order_release);
+  return Ok && !Broken.load();
+}
+
+bool Device::update(LockedImages &State, ToolEvents &Events,
+                    uint64_t &Generation) {
+  Runtime &RT = Runtime::get();
   if (Broken.load())
     return false;
   if (!PluginDevice.load()) {
@@ -335,33 +369,32 @@ bool Device::prepare() {
     }
     Created->setDeviceNumbering(Id, RT.numDevices());
     PluginDevice.store(Created, std::memory_order_release);
-    ompt::deviceInitialized(*this);
+    Events.push_back({ToolEvent::Initialized});
   }
   std::vector<LoadedLibrary> Staged;
   std::vector<const RegisteredLibrary *> Unregistered;
-  uint64_t Generation;
   {
-    std::lock_guard<std::recursive_mutex> RTGuard(RT.Lock);
+    LockedRegistry Reg = RT.lockRegistry();
     Generation = RT.Generation.load();
     for (auto &[Lib, Loaded] : State->Libraries)
-      if (Loaded.Lib->Unregistered)
+      if (Loaded.Lib->unregistered(Reg))
         Unregistered.push_back(Lib);
-    for (const std::shared_ptr<RegisteredLibrary> &Lib : RT.Libraries)
+    for (const std::shared_ptr<RegisteredLibrary> &Lib : Reg->Libraries)
       if (!State->Libraries.count(Lib.get()))
-        Staged.push_back(stageLibrary(Lib));
+        Staged.push_back(stageLibrary(Reg, Lib));
   }
   // Unloads first: a library loaded next may reuse the host addresses of
   // one unloaded (its kernels' and globals' keys).
   for (const RegisteredLibrary *Lib : Unregistered) {
     auto It = State->Libraries.find(Lib);
-    unloadLibrary(It->second, State);
+    unloadLibrary(It->second, State, Events);
     State->Libraries.erase(It);
   }
   KernelIndex NewKernels;
   for (LoadedLibrary &Loaded : Staged) {
     const RegisteredLibrary *Key = Loaded.Lib.get();
     LoadedLibrary &Slot = State->Libraries[Key] = std::move(Loaded);
-    loadLibrary(Slot, State, NewKernels);
+    loadLibrary(Slot, State, NewKernels, Events);
   }
   if (!NewKernels.empty()) {
     auto Next = std::make_unique<KernelIndex>(*Kernels.read());
@@ -370,12 +403,27 @@ bool Device::prepare() {
       (*Next)[HostId] = Record;
     Kernels.replace(std::move(Next));
   }
-  LoadedGeneration.store(Generation, std::memory_order_release);
-  return !Broken.load();
+  return true;
+}
+
+void Device::announce(const ToolEvents &Events) {
+  for (const ToolEvent &E : Events)
+    switch (E.What) {
+    case ToolEvent::Initialized:
+      ompt::deviceInitialized(*this);
+      break;
+    case ToolEvent::Loaded:
+      ompt::imageLoaded(*this, E.HostImage, E.Bytes, E.Module);
+      break;
+    case ToolEvent::Unloaded:
+      ompt::imageUnloaded(*this, E.Module);
+      break;
+    }
 }
 
 Device::LoadedLibrary
-Device::stageLibrary(const std::shared_ptr<RegisteredLibrary> &Lib) {
+Device::stageLibrary(LockedRegistry &,
+                     const std::shared_ptr<RegisteredLibrary> &Lib) {
   LoadedLibrary Loaded;
   Loaded.Lib = Lib;
   for (const ImageRecord &Candidate : Lib->Images)
@@ -410,7 +458,7 @@ Device::stageLibrary(const std::shared_ptr<RegisteredLibrary> &Lib) {
 }
 
 void Device::loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
-                         KernelIndex &NewKernels) {
+                         KernelIndex &NewKernels, ToolEvents &Events) {
   if (!Loaded.Image)
     return; // Nothing for this kind of device in that library.
   DeviceImage &Image = *Loaded.Image;
@@ -426,11 +474,11 @@ void Device::loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
   }
   Image.Image = PluginImage;
   // Tools are told where the registered image is, as upstream does.
-  ompt::imageLoaded(*this, Record.Ref.Start, Record.Ref.Size, PluginImage);
+  Events.push_back(
+      {ToolEvent::Loaded, Record.Ref.Start, Record.Ref.Size, PluginImage});
   if (infoFlags() & InfoPluginKernel)
     infoMessage(Id, "Loaded %s with %zu entries", Record.Description.c_str(),
                 Image.Entries.size());
-  bool USM = Runtime::get().unifiedSharedMemory();
   for (const OffloadEntry &E : Image.Entries) {
     switch (E.EntryKind) {
     case OffloadEntry::Kernel: {
@@ -444,44 +492,9 @@ void Device::loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
       break;
     }
     case OffloadEntry::Global:
-    case OffloadEntry::LinkGlobal: {
-      void *DeviceAddress = nullptr;
-      if (plugin::Status S =
-              Dev.getGlobal(PluginImage, E.Name, E.Size, DeviceAddress)) {
-        errorMessage("device %d: %s", Id, S.message().c_str());
-        Broken.store(true);
-        continue;
-      }
-      LockedMappingTable Table = Mappings.lock();
-      uintptr_t Host = reinterpret_cast<uintptr_t>(E.Address);
-      if (lookupSettled(Table, Host, E.Size, /*ToRemove=*/false).Status !=
-          LookupResult::Absent)
-        continue; // The same global registered by another library.
-      MapEntry Entry;
-      Entry.HstBegin = Entry.HstBase = Host;
-      Entry.HstEnd = Host + E.Size;
-      Entry.TgtBegin = reinterpret_cast<uintptr_t>(DeviceAddress);
-      Entry.Permanent = true;
-      // Named in mapping tables by its symbol, as upstream names it.
-      Loaded.GlobalNames.push_back(std::string(";") + E.Name +
-                                   ";unknown;0;0;;");
-      Entry.Name = Loaded.GlobalNames.back().c_str();
-      Table->insert(Entry);
-      Loaded.GlobalHostAddresses.push_back(Host);
-      // Under unified shared memory the device refers to the host copy of
-      // a link variable directly, and so to that of a `declare target to`
-      // variable, which clang then reaches through a reference pointer.
-      // The host copy belongs to the library: read it only while the
-      // library is registered.
-      if (USM && (E.EntryKind == OffloadEntry::LinkGlobal ||
-                  isReferencePointer(E))) {
-        Runtime &RT = Runtime::get();
-        std::lock_guard<std::recursive_mutex> RTGuard(RT.Lock);
-        if (!Loaded.Lib->Unregistered)
-          std::memcpy(DeviceAddress, E.Address, sizeof(void *));
-      }
+    case OffloadEntry::LinkGlobal:
+      mapGlobal(Loaded, PluginImage, E);
       break;
-    }
     case OffloadEntry::Indirect:
       // Collected below into the device's indirect-call table.
       break;
@@ -494,20 +507,62 @@ void Device::loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
   if (!addImageIndirectCalls(Dev, Id, PluginImage, Record.Description.c_str(),
                              Image.Entries, State->IndirectCalls, Functions))
     Broken.store(true);
+  mapIndirectFunctions(Loaded, Functions);
+}
+
+void Device::mapGlobal(LoadedLibrary &Loaded, plugin::LoadedImage *PluginImage,
+                       const OffloadEntry &E) {
+  void *DeviceAddress = nullptr;
+  if (plugin::Status S =
+          plugin().getGlobal(PluginImage, E.Name, E.Size, DeviceAddress)) {
+    errorMessage("device %d: %s", Id, S.message().c_str());
+    Broken.store(true);
+    return;
+  }
+  LockedMappingTable Table = Mappings.lock();
+  uintptr_t Host = reinterpret_cast<uintptr_t>(E.Address);
+  if (lookupSettled(Table, Host, E.Size, /*ToRemove=*/false).Status !=
+      LookupResult::Absent)
+    return; // The same global registered by another library.
+  MapEntry Entry;
+  Entry.HstBegin = Entry.HstBase = Host;
+  Entry.HstEnd = Host + E.Size;
+  Entry.TgtBegin = reinterpret_cast<uintptr_t>(DeviceAddress);
+  Entry.Permanent = true;
+  // Named in mapping tables by its symbol, as upstream names it.
+  Loaded.GlobalNames.push_back(std::string(";") + E.Name + ";unknown;0;0;;");
+  Entry.Name = Loaded.GlobalNames.back().c_str();
+  Table->insert(Entry);
+  Loaded.GlobalHostAddresses.push_back(Host);
+  // Under unified shared memory the device refers to the host copy of
+  // a link variable directly, and so to that of a `declare target to`
+  // variable, which clang then reaches through a reference pointer.
+  // The host copy belongs to the library: read it only while the
+  // library is registered.
+  if (Runtime::get().unifiedSharedMemory() &&
+      (E.EntryKind == OffloadEntry::LinkGlobal || isReferencePointer(E))) {
+    LockedRegistry Reg = Runtime::get().lockRegistry();
+    if (!Loaded.Lib->unregistered(Reg))
+      std::memcpy(DeviceAddress, E.Address, sizeof(void *));
+  }
+}
+
+void Device::mapIndirectFunctions(
+    LoadedLibrary &Loaded, const std::vector<IndirectCallPair> &Functions) {
   // A host function pointer passed to a region (clang passes it as a
   // zero-size item) becomes its device function: each `declare target
   // indirect` function is mapped at its host address, with its entry's
   // size, as upstream maps it (vtables are not: their slots are only
   // looked up by __llvm_omp_indirect_call_lookup).
   LockedMappingTable Table = Mappings.lock();
-  for (const OffloadEntry &E : Image.Entries) {
+  for (const OffloadEntry &E : Loaded.Image->Entries) {
     if (!(E.Flags & OMP_DECLARE_TARGET_INDIRECT) ||
         (E.Flags & OMP_DECLARE_TARGET_INDIRECT_VTABLE) || !E.Size)
       continue;
     uintptr_t Host = reinterpret_cast<uintptr_t>(E.Address);
-    auto Function = std::find_if(
-        Functions.begin(), Functions.end(),
-        [&](const IndirectCallPair &P) { return P.Host == Host; });
+    auto Function =
+        std::find_if(Functions.begin(), Functions.end(),
+                     [&](const IndirectCallPair &P) { return P.Host == Host; });
     if (Function == Functions.end() ||
         lookupSettled(Table, Host, E.Size, /*ToRemove=*/false).Status !=
             LookupResult::Absent)
@@ -522,7 +577,8 @@ void Device::loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
   }
 }
 
-void Device::unloadLibrary(LoadedLibrary &Loaded, LockedImages &State) {
+void Device::unloadLibrary(LoadedLibrary &Loaded, LockedImages &State,
+                           ToolEvents &Events) {
   {
     LockedMappingTable Table = Mappings.lock();
     for (uintptr_t Host : Loaded.GlobalHostAddresses) {
@@ -542,10 +598,9 @@ void Device::unloadLibrary(LoadedLibrary &Loaded, LockedImages &State) {
                                                  : std::next(KernelIt);
     Kernels.replace(std::move(Next));
     Image->Launches.waitUntilUnused();
-    removeImageIndirectCalls(plugin(), Id, Image->Image,
-                             State->IndirectCalls);
+    removeImageIndirectCalls(plugin(), Id, Image->Image, State->IndirectCalls);
     (void)plugin().unloadImage(Image->Image);
-    ompt::imageUnloaded(*this, Image->Image);
+    Events.push_back({ToolEvent::Unloaded, nullptr, 0, Image->Image});
   }
 }
 

@@ -28,8 +28,8 @@
 #include <list>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -43,18 +43,6 @@ struct ImageRecord {
   std::vector<OffloadEntry> Entries;
 };
 
-/// A registered descriptor. Its bytes (images, entry names) belong to the
-/// executable or library that registered it and vanish with its dlclose, so
-/// they are read only under Runtime::Lock while the library is registered.
-/// The record itself lives as long as a device still has its image loaded.
-struct RegisteredLibrary {
-  const __tgt_bin_desc *Desc = nullptr;
-  std::vector<OffloadEntry> HostEntries;
-  std::vector<ImageRecord> Images;
-  /// Set, under Runtime::Lock, by unregisterLibrary.
-  bool Unregistered = false;
-};
-
 struct PluginRecord {
   std::string Name;
   void *Handle = nullptr;
@@ -64,10 +52,45 @@ struct PluginRecord {
   int32_t NumDevices = 0;
 };
 
+struct RegisteredLibrary;
+
+/// What registration changes: reached only through Runtime::lockRegistry().
+///
+/// The lock is held briefly: by (un)registration, which runs inside a
+/// dlopen/dlclose holding the dynamic loader's lock, so whoever holds it
+/// must never wait for the loader: no image loading under it (the plugins
+/// are dlopened under it, once, by the first registration). Lock order:
+/// a device's Images, then its Mappings, then this.
+struct Registry {
+  /// Every registered library, for devices catching up.
+  std::list<std::shared_ptr<RegisteredLibrary>> Libraries;
+  std::vector<std::unique_ptr<PluginRecord>> Plugins;
+  /// Whether a compilation unit registered its requires flags.
+  bool RequiresRegistered = false;
+};
+using LockedRegistry = Guarded<Registry>::Access;
+
+/// A registered descriptor. Its bytes (images, entry names) belong to the
+/// executable or library that registered it and vanish with its dlclose, so
+/// they are read only with the registry locked while the library is
+/// registered (which unregistered() needs the lock to tell).
+/// The record itself lives as long as a device still has its image loaded.
+struct RegisteredLibrary {
+  const __tgt_bin_desc *Desc = nullptr;
+  std::vector<OffloadEntry> HostEntries;
+  std::vector<ImageRecord> Images;
+
+  bool unregistered(const LockedRegistry &) const { return Unregistered; }
+  void markUnregistered(const LockedRegistry &) { Unregistered = true; }
+
+private:
+  bool Unregistered = false;
+};
+
 /// One image loaded on a device, and the launches using its kernels.
 ///
 /// The image is loaded from a private copy of the registered bytes and entry
-/// names, taken under Runtime::Lock: loading (dlopen for the CPU device)
+/// names, taken with the registry locked: loading (dlopen for the CPU device)
 /// takes the dynamic loader's lock, which a dlopen or dlclose on another
 /// thread holds while its library registers or unregisters, so loading
 /// must not hold the lock those wait for, nor read bytes they may unmap.
@@ -104,8 +127,7 @@ public:
 
 private:
   friend class Device;
-  KernelLease(plugin::KernelHandle Handle, const char *Name,
-              DeviceImage *Image)
+  KernelLease(plugin::KernelHandle Handle, const char *Name, DeviceImage *Image)
       : Handle(Handle), Name(Name), Image(Image) {
     Image->Launches.acquire();
   }
@@ -180,7 +202,19 @@ private:
     /// `declare target indirect` pairs of the loaded images.
     IndirectCallRegistry IndirectCalls;
     std::string UID;
+    /// The thread telling tools about the device's events (see prepare);
+    /// none when the id is the default one.
+    std::thread::id Announcer;
   };
+  /// A device event for OMPT tools, told them once the Images lock is
+  /// released: a tool may call the OpenMP API from its callbacks.
+  struct ToolEvent {
+    enum Kind { Initialized, Loaded, Unloaded } What;
+    const void *HostImage = nullptr;
+    size_t Bytes = 0;
+    const void *Module = nullptr;
+  };
+  using ToolEvents = std::vector<ToolEvent>;
   using LockedImages = Guarded<ImageState>::Access;
   struct KernelRecord {
     plugin::KernelHandle Handle;
@@ -189,16 +223,30 @@ private:
   };
   using KernelIndex = std::unordered_map<const void *, KernelRecord>;
 
-  /// Copies what loading \p Lib's image for this device needs. The caller
-  /// holds the runtime's registry lock.
-  LoadedLibrary stageLibrary(const std::shared_ptr<RegisteredLibrary> &Lib);
+  /// Copies what loading \p Lib's image for this device needs; its bytes
+  /// are read under \p Reg.
+  LoadedLibrary stageLibrary(LockedRegistry &Reg,
+                             const std::shared_ptr<RegisteredLibrary> &Lib);
+  /// prepare()'s work under the Images lock: creates the plugin's device
+  /// and brings the loaded images up to the registry's \p Generation.
+  bool update(LockedImages &State, ToolEvents &Events, uint64_t &Generation);
   /// Loads the image staged in \p Loaded, adding its kernels to
   /// \p NewKernels.
   void loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
-                   KernelIndex &NewKernels);
+                   KernelIndex &NewKernels, ToolEvents &Events);
+  /// Maps the global of entry \p E of the image loaded from \p Loaded.
+  void mapGlobal(LoadedLibrary &Loaded, plugin::LoadedImage *PluginImage,
+                 const OffloadEntry &E);
+  /// Maps each `declare target indirect` function of \p Loaded's image at
+  /// its host address (\p Functions pairs them with device addresses).
+  void mapIndirectFunctions(LoadedLibrary &Loaded,
+                            const std::vector<IndirectCallPair> &Functions);
   /// Unloads the image of \p Loaded, after the launches of its kernels that
   /// are under way have returned.
-  void unloadLibrary(LoadedLibrary &Loaded, LockedImages &State);
+  void unloadLibrary(LoadedLibrary &Loaded, LockedImages &State,
+                     ToolEvents &Events);
+  /// Tells OMPT tools about \p Events, without the Images lock.
+  void announce(const ToolEvents &Events);
 
   Guarded<ImageState> Images;
   /// Set once by prepare(); null before.
@@ -230,33 +278,28 @@ public:
     return requires() & OMP_REQ_UNIFIED_SHARED_MEMORY;
   }
 
-  /// Every registered library, for devices catching up. Callers hold Lock.
-  std::list<std::shared_ptr<RegisteredLibrary>> Libraries;
-  /// Held briefly: by (un)registration, which runs inside a dlopen/dlclose
-  /// holding the dynamic loader's lock, so whoever holds this must never
-  /// wait for the loader: no image loading under it (the plugins are
-  /// dlopened under it, once, by the first registration).
-  std::recursive_mutex Lock;
+  /// The registry, locked (see Registry for what may run under it).
+  LockedRegistry lockRegistry() { return RegistryState.lock(); }
   std::atomic<uint64_t> Generation{0};
   /// Set once exit() has begun (see registerLibrary).
   std::atomic<bool> Exiting{false};
 
 private:
   Runtime() = default;
-  void loadPluginsLocked();
-  PluginRecord *pluginForImage(const ImageRecord &Image);
+  void loadPlugins(LockedRegistry &Reg);
+  PluginRecord *pluginForImage(LockedRegistry &Reg, const ImageRecord &Image);
+  void addRequires(LockedRegistry &Reg, int64_t Flags);
 
+  Guarded<Registry> RegistryState;
   std::atomic<bool> PluginsLoaded{false};
-  std::vector<std::unique_ptr<PluginRecord>> Plugins;
   /// More devices than any machine has: the host plugin allows 1,024.
   static constexpr size_t MaxDevices = 4096;
-  /// Appended to under Lock and read without it: a device never moves, and
-  /// NumActiveDevices is stored (release) after the devices it counts.
+  /// Appended to with the registry locked and read without it: a device never
+  /// moves, and NumActiveDevices is stored (release) after the devices it
+  /// counts.
   std::array<std::unique_ptr<Device>, MaxDevices> Devices;
   std::atomic<int32_t> NumActiveDevices{0};
   std::atomic<int64_t> RequiresFlags{0};
-  /// Whether a compilation unit registered its requires flags (under Lock).
-  bool RequiresRegistered = false;
 };
 
 } // namespace offload

@@ -1,0 +1,34 @@
+// OMPT: a tool may call the OpenMP device API (omp_get_num_devices,
+// omp_target_alloc, omp_target_memcpy, omp_target_free) from its
+// device_initialize and device_load callbacks. The runtime tells tools
+// about these events once it has released the device's image lock, so the
+// calls do not deadlock, and the program's constructs still follow them.
+// Several host threads start on the device at once: the one announcing
+// the events runs the tool's calls while the others wait for it.
+// REQUIRES: our-libomptarget
+// RUN: %clang -shared -fPIC %S/Inputs/ompt-reentrant-tool.c -o %t.tool.so
+// RUN: %clang -fopenmp -fopenmp-targets=%target-cpu %s -o %t
+// RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_TOOL_LIBRARIES=%t.tool.so %ours-run %t | FileCheck %s
+// clang-format off
+// CHECK: device_initialize: dev 0 num_devices>0=1 alloc=set round_trip=42
+// CHECK-NEXT: device_load: dev 0 num_devices>0=1 alloc=set round_trip=42
+// CHECK-NEXT: result: sum 4 total 10
+// CHECK-NOT: device_
+// clang-format on
+#include <stdio.h>
+
+int main(void) {
+  int sum = 0;
+#pragma omp parallel num_threads(4) reduction(+ : sum)
+  {
+    int x = 0;
+#pragma omp target map(from : x)
+    x = 1;
+    sum += x;
+  }
+  int total = 0;
+#pragma omp target map(from : total)
+  total = 10;
+  printf("result: sum %d total %d\n", sum, total);
+  return 0;
+}
