@@ -21,6 +21,7 @@ program loop_api_inlined
   integer, parameter :: n = 100003
   real(8) :: a(n), b(n), c(n), s
   integer :: i, hits(n), bad
+  integer(8) :: k
 
   b = 1
   c = 2
@@ -62,7 +63,17 @@ program loop_api_inlined
   do i = n, 1, -1
     hits(i) = hits(i) + 1
   end do
-  bad = count(hits /= 5)
-  ! CHECK: iterations run other than 5 times: 0
-  print '(A,I0)', 'iterations run other than 5 times: ', bad
+  ! 64-bit loops from several kernels: the entry point is called from several
+  ! places, and must inline all the same.
+  !$omp target teams distribute parallel do map(tofrom: hits)
+  do k = 1, n
+    hits(k) = hits(k) + 1
+  end do
+  !$omp target teams distribute parallel do map(tofrom: hits)
+  do k = n, 1, -1
+    hits(k) = hits(k) + 1
+  end do
+  bad = count(hits /= 7)
+  ! CHECK: iterations run other than 7 times: 0
+  print '(A,I0)', 'iterations run other than 7 times: ', bad
 end program

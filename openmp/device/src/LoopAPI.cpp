@@ -29,13 +29,24 @@
 
 using namespace ompx;
 
+// In the bitcode for the compiler (OMPX_LOOP_API_BITCODE) every function
+// here must inline into the kernel whatever the inliner's cost model says
+// (a kernel with several loops calls an entry point from several places):
+// only inlined is the body's address a constant, so the body inlines too.
+#ifdef OMPX_LOOP_API_BITCODE
+#define LOOP_API_INLINE __attribute__((always_inline))
+#else
+#define LOOP_API_INLINE
+#endif
+
 namespace {
 
 /// Calls Visit(From, To) for each range of iterations 0..Count-1 that
 /// participant \p Id of \p N owns: one contiguous block when Chunk is 0,
 /// round-robin chunks else.
 template <typename T, typename VisitFn>
-void forEachOwnRange(T Count, T N, T Id, T Chunk, VisitFn Visit) {
+LOOP_API_INLINE void forEachOwnRange(T Count, T N, T Id, T Chunk,
+                                     VisitFn Visit) {
   if (Count <= 0 || N == 0)
     return;
   if (Chunk <= 0) {
@@ -54,18 +65,20 @@ void forEachOwnRange(T Count, T N, T Id, T Chunk, VisitFn Visit) {
 /// Calls Body(IV, Arg) for the iterations [Begin, End) participant \p Id of
 /// \p N owns (see forEachOwnRange).
 template <typename T>
-void runShare(void (*Body)(T, void *), void *Arg, T Begin, T End, T N, T Id,
-              T Chunk) {
+LOOP_API_INLINE void runShare(void (*Body)(T, void *), void *Arg, T Begin,
+                              T End, T N, T Id, T Chunk) {
   if (End <= Begin)
     return;
-  forEachOwnRange<T>(End - Begin, N, Id, Chunk, [&](T From, T To) {
-    for (T I = From; I < To; ++I)
-      Body(Begin + I, Arg);
-  });
+  forEachOwnRange<T>(End - Begin, N, Id, Chunk,
+                     [&](T From, T To) LOOP_API_INLINE {
+                       for (T I = From; I < To; ++I)
+                         Body(Begin + I, Arg);
+                     });
 }
 
 template <typename T>
-void forStaticLoop(void *Body, void *Arg, T TripCount, T NumThreads, T Chunk) {
+LOOP_API_INLINE void forStaticLoop(void *Body, void *Arg, T TripCount,
+                                   T NumThreads, T Chunk) {
   using BodyTy = void (*)(T, void *);
   T N = NumThreads > 0 ? NumThreads : T(currentTeamSize());
   T Id = T(currentThreadNum());
@@ -76,15 +89,17 @@ void forStaticLoop(void *Body, void *Arg, T TripCount, T NumThreads, T Chunk) {
 }
 
 template <typename T>
-void distributeStaticLoop(void *Body, void *Arg, T TripCount, T BlockChunk) {
+LOOP_API_INLINE void distributeStaticLoop(void *Body, void *Arg, T TripCount,
+                                          T BlockChunk) {
   using BodyTy = void (*)(T, void *);
   runShare<T>(reinterpret_cast<BodyTy>(Body), Arg, T(0), TripCount,
               T(arch::numBlocks()), T(arch::blockId()), BlockChunk);
 }
 
 template <typename T>
-void distributeForStaticLoop(void *Body, void *Arg, T TripCount, T NumThreads,
-                             T BlockChunk, T ThreadChunk) {
+LOOP_API_INLINE void distributeForStaticLoop(void *Body, void *Arg, T TripCount,
+                                             T NumThreads, T BlockChunk,
+                                             T ThreadChunk) {
   using BodyTy = void (*)(T, void *);
   BodyTy Fn = reinterpret_cast<BodyTy>(Body);
   T Teams = T(arch::numBlocks());
@@ -94,74 +109,83 @@ void distributeForStaticLoop(void *Body, void *Arg, T TripCount, T NumThreads,
   if (Id >= N)
     return;
   // Each of the team's blocks or chunks is shared by its threads.
-  forEachOwnRange<T>(TripCount, Teams, Team, BlockChunk, [&](T Begin, T End) {
-    runShare<T>(Fn, Arg, Begin, End, N, Id, ThreadChunk);
-  });
+  forEachOwnRange<T>(TripCount, Teams, Team, BlockChunk,
+                     [&](T Begin, T End) LOOP_API_INLINE {
+                       runShare<T>(Fn, Arg, Begin, End, N, Id, ThreadChunk);
+                     });
 }
 } // namespace
 
 // Loop API. The trip count arrives in the loop's own type; the one
 // iteration-per-thread hint is ignored: looping is always correct.
 extern "C" {
-void __kmpc_for_static_loop_4(IdentTy *, void *Body, void *Arg, int32_t Trip,
-                              int32_t NumThreads, int32_t Chunk, int8_t) {
+LOOP_API_INLINE void __kmpc_for_static_loop_4(IdentTy *, void *Body, void *Arg,
+                                              int32_t Trip, int32_t NumThreads,
+                                              int32_t Chunk, int8_t) {
   forStaticLoop<int32_t>(Body, Arg, Trip, NumThreads, Chunk);
 }
-void __kmpc_for_static_loop_4u(IdentTy *, void *Body, void *Arg, uint32_t Trip,
-                               uint32_t NumThreads, uint32_t Chunk, int8_t) {
+LOOP_API_INLINE void __kmpc_for_static_loop_4u(IdentTy *, void *Body, void *Arg,
+                                               uint32_t Trip,
+                                               uint32_t NumThreads,
+                                               uint32_t Chunk, int8_t) {
   forStaticLoop<uint32_t>(Body, Arg, Trip, NumThreads, Chunk);
 }
-void __kmpc_for_static_loop_8(IdentTy *, void *Body, void *Arg, int64_t Trip,
-                              int64_t NumThreads, int64_t Chunk, int8_t) {
+LOOP_API_INLINE void __kmpc_for_static_loop_8(IdentTy *, void *Body, void *Arg,
+                                              int64_t Trip, int64_t NumThreads,
+                                              int64_t Chunk, int8_t) {
   forStaticLoop<int64_t>(Body, Arg, Trip, NumThreads, Chunk);
 }
-void __kmpc_for_static_loop_8u(IdentTy *, void *Body, void *Arg, uint64_t Trip,
-                               uint64_t NumThreads, uint64_t Chunk, int8_t) {
+LOOP_API_INLINE void __kmpc_for_static_loop_8u(IdentTy *, void *Body, void *Arg,
+                                               uint64_t Trip,
+                                               uint64_t NumThreads,
+                                               uint64_t Chunk, int8_t) {
   forStaticLoop<uint64_t>(Body, Arg, Trip, NumThreads, Chunk);
 }
-void __kmpc_distribute_static_loop_4(IdentTy *, void *Body, void *Arg,
-                                     int32_t Trip, int32_t BlockChunk, int8_t) {
+LOOP_API_INLINE void __kmpc_distribute_static_loop_4(IdentTy *, void *Body,
+                                                     void *Arg, int32_t Trip,
+                                                     int32_t BlockChunk,
+                                                     int8_t) {
   distributeStaticLoop<int32_t>(Body, Arg, Trip, BlockChunk);
 }
-void __kmpc_distribute_static_loop_4u(IdentTy *, void *Body, void *Arg,
-                                      uint32_t Trip, uint32_t BlockChunk,
-                                      int8_t) {
+LOOP_API_INLINE void __kmpc_distribute_static_loop_4u(IdentTy *, void *Body,
+                                                      void *Arg, uint32_t Trip,
+                                                      uint32_t BlockChunk,
+                                                      int8_t) {
   distributeStaticLoop<uint32_t>(Body, Arg, Trip, BlockChunk);
 }
-void __kmpc_distribute_static_loop_8(IdentTy *, void *Body, void *Arg,
-                                     int64_t Trip, int64_t BlockChunk, int8_t) {
+LOOP_API_INLINE void __kmpc_distribute_static_loop_8(IdentTy *, void *Body,
+                                                     void *Arg, int64_t Trip,
+                                                     int64_t BlockChunk,
+                                                     int8_t) {
   distributeStaticLoop<int64_t>(Body, Arg, Trip, BlockChunk);
 }
-void __kmpc_distribute_static_loop_8u(IdentTy *, void *Body, void *Arg,
-                                      uint64_t Trip, uint64_t BlockChunk,
-                                      int8_t) {
+LOOP_API_INLINE void __kmpc_distribute_static_loop_8u(IdentTy *, void *Body,
+                                                      void *Arg, uint64_t Trip,
+                                                      uint64_t BlockChunk,
+                                                      int8_t) {
   distributeStaticLoop<uint64_t>(Body, Arg, Trip, BlockChunk);
 }
-void __kmpc_distribute_for_static_loop_4(IdentTy *, void *Body, void *Arg,
-                                         int32_t Trip, int32_t NumThreads,
-                                         int32_t BlockChunk,
-                                         int32_t ThreadChunk, int8_t) {
+LOOP_API_INLINE void __kmpc_distribute_for_static_loop_4(
+    IdentTy *, void *Body, void *Arg, int32_t Trip, int32_t NumThreads,
+    int32_t BlockChunk, int32_t ThreadChunk, int8_t) {
   distributeForStaticLoop<int32_t>(Body, Arg, Trip, NumThreads, BlockChunk,
                                    ThreadChunk);
 }
-void __kmpc_distribute_for_static_loop_4u(IdentTy *, void *Body, void *Arg,
-                                          uint32_t Trip, uint32_t NumThreads,
-                                          uint32_t BlockChunk,
-                                          uint32_t ThreadChunk, int8_t) {
+LOOP_API_INLINE void __kmpc_distribute_for_static_loop_4u(
+    IdentTy *, void *Body, void *Arg, uint32_t Trip, uint32_t NumThreads,
+    uint32_t BlockChunk, uint32_t ThreadChunk, int8_t) {
   distributeForStaticLoop<uint32_t>(Body, Arg, Trip, NumThreads, BlockChunk,
                                     ThreadChunk);
 }
-void __kmpc_distribute_for_static_loop_8(IdentTy *, void *Body, void *Arg,
-                                         int64_t Trip, int64_t NumThreads,
-                                         int64_t BlockChunk,
-                                         int64_t ThreadChunk, int8_t) {
+LOOP_API_INLINE void __kmpc_distribute_for_static_loop_8(
+    IdentTy *, void *Body, void *Arg, int64_t Trip, int64_t NumThreads,
+    int64_t BlockChunk, int64_t ThreadChunk, int8_t) {
   distributeForStaticLoop<int64_t>(Body, Arg, Trip, NumThreads, BlockChunk,
                                    ThreadChunk);
 }
-void __kmpc_distribute_for_static_loop_8u(IdentTy *, void *Body, void *Arg,
-                                          uint64_t Trip, uint64_t NumThreads,
-                                          uint64_t BlockChunk,
-                                          uint64_t ThreadChunk, int8_t) {
+LOOP_API_INLINE void __kmpc_distribute_for_static_loop_8u(
+    IdentTy *, void *Body, void *Arg, uint64_t Trip, uint64_t NumThreads,
+    uint64_t BlockChunk, uint64_t ThreadChunk, int8_t) {
   distributeForStaticLoop<uint64_t>(Body, Arg, Trip, NumThreads, BlockChunk,
                                     ThreadChunk);
 }
