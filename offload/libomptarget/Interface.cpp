@@ -44,8 +44,7 @@ void dumpMappingTables(const ident_t *Loc) {
 }
 
 void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
-                DataAction Action,
-                const void *CodePtr = __builtin_return_address(0)) {
+                DataAction Action, const void *CodePtr) {
   static const char *const Names[] = {"target data / target enter data",
                                       "end of target data / target exit data",
                                       "target update"};
@@ -101,8 +100,7 @@ plugin::KernelLaunchParams launchParams(int32_t NumTeams, int32_t ThreadLimit,
 
 int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
                  int32_t ThreadLimit, void *HostPtr,
-                 __tgt_kernel_arguments *Args,
-                 const void *CodePtr = __builtin_return_address(0)) {
+                 __tgt_kernel_arguments *Args, const void *CodePtr) {
   Device *D = selectDevice(DeviceId, Loc, "target");
   if (!D)
     return OffloadFail; // The compiler's host fallback runs the region.
@@ -190,6 +188,16 @@ __tgt_kernel_arguments legacyArgs(int32_t ArgNum, void **Bases, void **Args,
   return K;
 }
 
+int legacyTarget(const ident_t *Loc, int64_t DeviceId, void *HostPtr,
+                 int32_t ArgNum, void **Bases, void **Args, int64_t *Sizes,
+                 int64_t *Types, void **Names, void **Mappers, int32_t NumTeams,
+                 int32_t ThreadLimit, const void *CodePtr) {
+  __tgt_kernel_arguments K = legacyArgs(ArgNum, Bases, Args, Sizes, Types,
+                                        Names, Mappers, NumTeams, ThreadLimit);
+  return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, &K,
+                      CodePtr);
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -237,7 +245,8 @@ OFFLOAD_API int __tgt_target_kernel(ident_t *Loc, int64_t DeviceId,
   // A nowait launch (Flags bit 0) is already inside the target task libomp
   // created for it; running it to completion here keeps the task's
   // dependences exact on a device whose operations are synchronous.
-  return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, Args);
+  return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, Args,
+                      __builtin_return_address(0));
 }
 
 OFFLOAD_API int __tgt_target_kernel_nowait(ident_t *Loc, int64_t DeviceId,
@@ -245,23 +254,30 @@ OFFLOAD_API int __tgt_target_kernel_nowait(ident_t *Loc, int64_t DeviceId,
                                            int32_t ThreadLimit, void *HostPtr,
                                            __tgt_kernel_arguments *Args,
                                            int32_t, void *, int32_t, void *) {
-  return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, Args);
+  ompt::NowaitScope Nowait;
+  return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, Args,
+                      __builtin_return_address(0));
 }
+
+// The legacy launches. Each entry point calls legacyTarget itself, so that
+// tools get the program's return address as the construct's code pointer,
+// and every `_nowait` one reports the `_nowait` kind, as
+// __tgt_target_kernel_nowait and the data entry points do.
 
 OFFLOAD_API int __tgt_target_mapper(ident_t *Loc, int64_t DeviceId,
                                     void *HostPtr, int32_t ArgNum, void **Bases,
                                     void **Args, int64_t *Sizes, int64_t *Types,
                                     void **Names, void **Mappers) {
-  __tgt_kernel_arguments K =
-      legacyArgs(ArgNum, Bases, Args, Sizes, Types, Names, Mappers, -1, 0);
-  return targetKernel(Loc, DeviceId, -1, 0, HostPtr, &K);
+  return legacyTarget(Loc, DeviceId, HostPtr, ArgNum, Bases, Args, Sizes, Types,
+                      Names, Mappers, -1, 0, __builtin_return_address(0));
 }
 
 OFFLOAD_API int __tgt_target(int64_t DeviceId, void *HostPtr, int32_t ArgNum,
                              void **Bases, void **Args, int64_t *Sizes,
                              int64_t *Types) {
-  return __tgt_target_mapper(nullptr, DeviceId, HostPtr, ArgNum, Bases, Args,
-                             Sizes, Types, nullptr, nullptr);
+  return legacyTarget(nullptr, DeviceId, HostPtr, ArgNum, Bases, Args, Sizes,
+                      Types, nullptr, nullptr, -1, 0,
+                      __builtin_return_address(0));
 }
 
 OFFLOAD_API int __tgt_target_nowait_mapper(ident_t *Loc, int64_t DeviceId,
@@ -270,42 +286,47 @@ OFFLOAD_API int __tgt_target_nowait_mapper(ident_t *Loc, int64_t DeviceId,
                                            int64_t *Sizes, int64_t *Types,
                                            void **Names, void **Mappers,
                                            int32_t, void *, int32_t, void *) {
-  return __tgt_target_mapper(Loc, DeviceId, HostPtr, ArgNum, Bases, Args, Sizes,
-                             Types, Names, Mappers);
+  ompt::NowaitScope Nowait;
+  return legacyTarget(Loc, DeviceId, HostPtr, ArgNum, Bases, Args, Sizes, Types,
+                      Names, Mappers, -1, 0, __builtin_return_address(0));
 }
 
 OFFLOAD_API int __tgt_target_nowait(int64_t DeviceId, void *HostPtr,
                                     int32_t ArgNum, void **Bases, void **Args,
                                     int64_t *Sizes, int64_t *Types, int32_t,
                                     void *, int32_t, void *) {
-  return __tgt_target(DeviceId, HostPtr, ArgNum, Bases, Args, Sizes, Types);
+  ompt::NowaitScope Nowait;
+  return legacyTarget(nullptr, DeviceId, HostPtr, ArgNum, Bases, Args, Sizes,
+                      Types, nullptr, nullptr, -1, 0,
+                      __builtin_return_address(0));
 }
 
 OFFLOAD_API int __tgt_target_teams_mapper(
     ident_t *Loc, int64_t DeviceId, void *HostPtr, int32_t ArgNum, void **Bases,
     void **Args, int64_t *Sizes, int64_t *Types, void **Names, void **Mappers,
     int32_t NumTeams, int32_t ThreadLimit) {
-  __tgt_kernel_arguments K = legacyArgs(ArgNum, Bases, Args, Sizes, Types,
-                                        Names, Mappers, NumTeams, ThreadLimit);
-  return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, &K);
+  return legacyTarget(Loc, DeviceId, HostPtr, ArgNum, Bases, Args, Sizes, Types,
+                      Names, Mappers, NumTeams, ThreadLimit,
+                      __builtin_return_address(0));
 }
 
 OFFLOAD_API int __tgt_target_teams(int64_t DeviceId, void *HostPtr,
                                    int32_t ArgNum, void **Bases, void **Args,
                                    int64_t *Sizes, int64_t *Types,
                                    int32_t NumTeams, int32_t ThreadLimit) {
-  return __tgt_target_teams_mapper(nullptr, DeviceId, HostPtr, ArgNum, Bases,
-                                   Args, Sizes, Types, nullptr, nullptr,
-                                   NumTeams, ThreadLimit);
+  return legacyTarget(nullptr, DeviceId, HostPtr, ArgNum, Bases, Args, Sizes,
+                      Types, nullptr, nullptr, NumTeams, ThreadLimit,
+                      __builtin_return_address(0));
 }
 
 OFFLOAD_API int __tgt_target_teams_nowait_mapper(
     ident_t *Loc, int64_t DeviceId, void *HostPtr, int32_t ArgNum, void **Bases,
     void **Args, int64_t *Sizes, int64_t *Types, void **Names, void **Mappers,
     int32_t NumTeams, int32_t ThreadLimit, int32_t, void *, int32_t, void *) {
-  return __tgt_target_teams_mapper(Loc, DeviceId, HostPtr, ArgNum, Bases, Args,
-                                   Sizes, Types, Names, Mappers, NumTeams,
-                                   ThreadLimit);
+  ompt::NowaitScope Nowait;
+  return legacyTarget(Loc, DeviceId, HostPtr, ArgNum, Bases, Args, Sizes, Types,
+                      Names, Mappers, NumTeams, ThreadLimit,
+                      __builtin_return_address(0));
 }
 
 OFFLOAD_API int __tgt_target_teams_nowait(int64_t DeviceId, void *HostPtr,
@@ -314,8 +335,10 @@ OFFLOAD_API int __tgt_target_teams_nowait(int64_t DeviceId, void *HostPtr,
                                           int64_t *Types, int32_t NumTeams,
                                           int32_t ThreadLimit, int32_t, void *,
                                           int32_t, void *) {
-  return __tgt_target_teams(DeviceId, HostPtr, ArgNum, Bases, Args, Sizes,
-                            Types, NumTeams, ThreadLimit);
+  ompt::NowaitScope Nowait;
+  return legacyTarget(nullptr, DeviceId, HostPtr, ArgNum, Bases, Args, Sizes,
+                      Types, nullptr, nullptr, NumTeams, ThreadLimit,
+                      __builtin_return_address(0));
 }
 
 /// The trip count is carried by the kernel arguments in LLVM 22; older
@@ -336,6 +359,8 @@ OFFLOAD_API void __tgt_target_nowait_query(void **AsyncHandle) {
 // Data
 //===----------------------------------------------------------------------===//
 
+// Each entry point calls targetData itself, for the code pointer tools get
+// (see the legacy launches); the `_nowait` ones report the `_nowait` kind.
 #define OFFLOAD_DATA_ENTRY(Name, Action)                                       \
   OFFLOAD_API void Name##_mapper(ident_t *Loc, int64_t DeviceId,               \
                                  int32_t ArgNum, void **Bases, void **Args,    \
@@ -343,25 +368,30 @@ OFFLOAD_API void __tgt_target_nowait_query(void **AsyncHandle) {
                                  void **Mappers) {                             \
     targetData(Loc, DeviceId,                                                  \
                MapList{ArgNum, Bases, Args, Sizes, Types, Names, Mappers},     \
-               Action);                                                        \
+               Action, __builtin_return_address(0));                           \
   }                                                                            \
   OFFLOAD_API void Name(int64_t DeviceId, int32_t ArgNum, void **Bases,        \
                         void **Args, int64_t *Sizes, int64_t *Types) {         \
-    Name##_mapper(nullptr, DeviceId, ArgNum, Bases, Args, Sizes, Types,        \
-                  nullptr, nullptr);                                           \
+    targetData(nullptr, DeviceId,                                              \
+               MapList{ArgNum, Bases, Args, Sizes, Types, nullptr, nullptr},   \
+               Action, __builtin_return_address(0));                           \
   }                                                                            \
   OFFLOAD_API void Name##_nowait_mapper(                                       \
       ident_t *Loc, int64_t DeviceId, int32_t ArgNum, void **Bases,            \
       void **Args, int64_t *Sizes, int64_t *Types, void **Names,               \
       void **Mappers, int32_t, void *, int32_t, void *) {                      \
     ompt::NowaitScope Nowait;                                                  \
-    Name##_mapper(Loc, DeviceId, ArgNum, Bases, Args, Sizes, Types, Names,     \
-                  Mappers);                                                    \
+    targetData(Loc, DeviceId,                                                  \
+               MapList{ArgNum, Bases, Args, Sizes, Types, Names, Mappers},     \
+               Action, __builtin_return_address(0));                           \
   }                                                                            \
   OFFLOAD_API void Name##_nowait(                                              \
       int64_t DeviceId, int32_t ArgNum, void **Bases, void **Args,             \
       int64_t *Sizes, int64_t *Types, int32_t, void *, int32_t, void *) {      \
-    Name(DeviceId, ArgNum, Bases, Args, Sizes, Types);                         \
+    ompt::NowaitScope Nowait;                                                  \
+    targetData(nullptr, DeviceId,                                              \
+               MapList{ArgNum, Bases, Args, Sizes, Types, nullptr, nullptr},   \
+               Action, __builtin_return_address(0));                           \
   }
 
 OFFLOAD_DATA_ENTRY(__tgt_target_data_begin, DataAction::Enter)
