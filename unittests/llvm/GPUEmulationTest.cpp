@@ -1,0 +1,222 @@
+//===- GPUEmulationTest.cpp - Retargeting NVPTX IR to the emulator --------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestHelpers.h"
+
+#include "offload/GPUEmulation/EmulatorABI.h"
+#include "offload/GPUEmulation/HostRetarget.h"
+#include "offload/Offloading/ObjectEmitter.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include "gtest/gtest.h"
+
+using namespace llvm;
+
+namespace {
+
+constexpr const char *Header = R"(
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+)";
+
+class GPUEmulationTest : public ::testing::Test {
+protected:
+  void SetUp() override { offload::initializeAllTargetsOnce(); }
+
+  std::unique_ptr<Module> parse(StringRef Body) {
+    SMDiagnostic Diag;
+    std::unique_ptr<Module> M =
+        parseAssemblyString((Twine(Header) + Body).str(), Diag, Ctx);
+    if (!M)
+      ADD_FAILURE() << Diag.getMessage().str();
+    return M;
+  }
+
+  Error retarget(Module &M) {
+    return offload::gpuemu::retargetToHost(M,
+                                           Triple("x86_64-unknown-linux-gnu"));
+  }
+
+  /// Names of the functions \p F calls, in order.
+  static std::vector<std::string> callees(Function &F) {
+    std::vector<std::string> Names;
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Function *Callee = Call->getCalledFunction())
+          Names.push_back(Callee->getName().str());
+    return Names;
+  }
+
+  LLVMContext Ctx;
+};
+
+TEST_F(GPUEmulationTest, IntrinsicsBecomeEmulatorCalls) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @k(ptr %out, i32 %v) {
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  call void @llvm.nvvm.barrier.cta.sync.count(i32 1, i32 64)
+  %mask = call i32 @llvm.nvvm.activemask()
+  %s = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %mask, i32 %v, i32 1, i32 31)
+  %b = call i32 @llvm.nvvm.vote.ballot.sync(i32 %mask, i1 true)
+  call void @llvm.nvvm.membar.cta()
+  call void @llvm.nvvm.nanosleep(i32 32)
+  %sum = add i32 %tid, %s
+  %sum2 = add i32 %sum, %b
+  store i32 %sum2, ptr %out
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
+declare void @llvm.nvvm.barrier.cta.sync.count(i32, i32)
+declare i32 @llvm.nvvm.activemask()
+declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
+declare i32 @llvm.nvvm.vote.ballot.sync(i32, i1)
+declare void @llvm.nvvm.membar.cta()
+declare void @llvm.nvvm.nanosleep(i32)
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  EXPECT_EQ(M->getTargetTriple().str(), "x86_64-unknown-linux-gnu");
+  Function *K = M->getFunction("k");
+  ASSERT_TRUE(K);
+  EXPECT_EQ(K->getCallingConv(), CallingConv::C);
+  EXPECT_EQ(callees(*K),
+            (std::vector<std::string>{
+                "__gpuemu_sreg", "__gpuemu_barrier", "__gpuemu_barrier",
+                "__gpuemu_activemask", "__gpuemu_shfl", "__gpuemu_vote",
+                "__gpuemu_yield"}));
+  for (Function &F : *M)
+    EXPECT_FALSE(F.getName().starts_with("llvm.nvvm")) << F.getName().str();
+  // The entry point and the parameter table (two parameters: 8 and 4 bytes).
+  EXPECT_TRUE(M->getFunction("__gpuemu_entry_k"));
+  auto *Params = M->getNamedGlobal("__gpuemu_params_k");
+  ASSERT_TRUE(Params);
+  auto *Table = cast<ConstantDataArray>(Params->getInitializer());
+  ASSERT_EQ(Table->getNumElements(), 3u);
+  EXPECT_EQ(Table->getElementAsInteger(0), 2u);
+  EXPECT_EQ(Table->getElementAsInteger(1), 8u);
+  EXPECT_EQ(Table->getElementAsInteger(2), 4u);
+  // And the host can compile it.
+  Expected<SmallString<0>> Object = offload::emitObject(*M);
+  ASSERT_TRUE(!!Object) << toString(Object.takeError());
+}
+
+TEST_F(GPUEmulationTest, SharedGlobalsBecomeSegmentOffsets) {
+  std::unique_ptr<Module> M = parse(R"(
+@a = internal addrspace(3) global i32 undef, align 4
+@b = internal addrspace(3) global [3 x i64] undef, align 16
+@dyn = external addrspace(3) global [0 x i8], align 16
+define ptx_kernel void @k() {
+  store i32 1, ptr addrspace(3) @a
+  %p = getelementptr [3 x i64], ptr addrspace(3) @b, i64 0, i64 2
+  store i64 2, ptr addrspace(3) %p
+  %g = addrspacecast ptr addrspace(3) @dyn to ptr
+  store i8 3, ptr %g
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  EXPECT_FALSE(M->getNamedGlobal("a"));
+  EXPECT_FALSE(M->getNamedGlobal("b"));
+  EXPECT_FALSE(M->getNamedGlobal("dyn"));
+  // a at 0, b at 16 (24 bytes), dynamic memory from 48 (16-aligned).
+  auto *Size = M->getNamedGlobal(offload::gpuemu::SharedSizeSymbol);
+  ASSERT_TRUE(Size);
+  EXPECT_EQ(cast<ConstantInt>(Size->getInitializer())->getZExtValue(), 48u);
+  std::vector<uint64_t> Offsets;
+  for (Instruction &I : instructions(*M->getFunction("k")))
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(&I))
+      if (isa<CallInst>(GEP->getPointerOperand()))
+        Offsets.push_back(
+            cast<ConstantInt>(GEP->getOperand(1))->getZExtValue());
+  EXPECT_EQ(Offsets, (std::vector<uint64_t>{0, 16, 48}));
+  EXPECT_EQ(callees(*M->getFunction("k")),
+            std::vector<std::string>{"__gpuemu_shared_base"});
+}
+
+TEST_F(GPUEmulationTest, SystemCallsAreRenamed) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @k(ptr %f) {
+  %p = call ptr @malloc(i64 8)
+  call void @free(ptr %p)
+  %r = call i32 @vprintf(ptr %f, ptr null)
+  call void @llvm.trap()
+  ret void
+}
+declare ptr @malloc(i64)
+declare void @free(ptr)
+declare i32 @vprintf(ptr, ptr)
+declare void @llvm.trap()
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  EXPECT_EQ(callees(*M->getFunction("k")),
+            (std::vector<std::string>{"__gpuemu_malloc", "__gpuemu_free",
+                                      "__gpuemu_vprintf", "__gpuemu_trap"}));
+}
+
+TEST_F(GPUEmulationTest, UnsupportedIntrinsicIsNamed) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @k(i32 %v) {
+  %r = call i32 @llvm.nvvm.match.any.sync.i32(i32 -1, i32 %v)
+  ret void
+}
+declare i32 @llvm.nvvm.match.any.sync.i32(i32, i32)
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
+            "the GPU emulator does not support the intrinsic "
+            "'llvm.nvvm.match.any.sync.i32' (in function 'k')");
+}
+
+TEST_F(GPUEmulationTest, UnknownInlineAssemblyIsNamed) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @k() {
+  %r = call i32 asm "mov.u32 $0, %clock;", "=r"()
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
+            "the GPU emulator cannot run inline assembly 'mov.u32 $0, "
+            "%clock;' (in function 'k')");
+}
+
+TEST_F(GPUEmulationTest, UndefinedFunctionIsNamed) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @k(double %x) {
+  %r = call double @__nv_sin(double %x)
+  ret void
+}
+declare double @__nv_sin(double)
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
+            "the device code calls '__nv_sin' (from 'k'), which nothing "
+            "defines and the GPU emulator does not provide");
+}
+
+TEST_F(GPUEmulationTest, OnlyNVPTXModules) {
+  std::unique_ptr<Module> M = parse("");
+  ASSERT_TRUE(M);
+  M->setTargetTriple(Triple("amdgcn-amd-amdhsa"));
+  EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
+            "the GPU emulator runs nvptx64 images; this module is for "
+            "'amdgcn-amd-amdhsa'");
+}
+
+} // namespace
