@@ -15,6 +15,7 @@ from .link import link_figures, measure_link
 from .plot import plot_speedups
 from .profiles import PROFILES
 from .runtime import measure_runtime, runtime_figures
+from .stream import measure_stream, stream_figures
 from .toolchain import Toolchain
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -51,7 +52,8 @@ def parse_args(argv):
     parser.add_argument("--bandwidth-mib", type=int,
                         help="size of the map(tofrom) array in MiB "
                              "(default 1024; 64 with --quick)")
-    parser.add_argument("--only", choices=("runtime", "link", "indirect"),
+    parser.add_argument("--only",
+                        choices=("runtime", "link", "indirect", "stream"),
                         action="append",
                         help="measure only these groups (repeatable)")
     parser.add_argument("--link-programs-with", choices=("ours", "upstream"),
@@ -117,7 +119,7 @@ def main(argv=None):
     about = machine.describe(toolchain.llvm_version(), REPO,
                              toolchain.build_dir)
 
-    groups = args.only or ["runtime", "indirect", "link"]
+    groups = args.only or ["runtime", "indirect", "link", "stream"]
     figures, runtime_info = [], None
     if "runtime" in groups:
         rt = runtime_figures(profile)
@@ -134,6 +136,10 @@ def main(argv=None):
         ln = link_figures(profile)
         measure_link(toolchain, profile, ln, log, args.timeout)
         figures += ln
+    if "stream" in groups:
+        st = stream_figures(profile)
+        measure_stream(toolchain, profile, st, log, args.timeout)
+        figures += st
 
     # A busy machine makes every figure noisier; say how busy it was.
     about["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
