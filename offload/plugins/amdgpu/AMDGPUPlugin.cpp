@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Guarded.h"
 #include "HSARuntime.h"
 #include "IndirectCallInstall.h"
 #include "PluginDevice.h"
@@ -45,12 +46,12 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 using namespace offload::plugin;
 using namespace offload::plugin::hsa;
+using offload::Guarded;
 
 namespace {
 
@@ -100,9 +101,8 @@ hsa_status_t findPool(hsa_amd_memory_pool_t Pool, void *Data) {
   uint32_t Flags = 0;
   bool Allowed = false;
   // A failed query ends the iteration with its status (HSA passes it on).
-  if (hsa_status_t S =
-          Query(HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &Segment,
-                "hsa_amd_memory_pool_get_info(SEGMENT)"))
+  if (hsa_status_t S = Query(HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &Segment,
+                             "hsa_amd_memory_pool_get_info(SEGMENT)"))
     return S;
   if (Segment != HSA_AMD_SEGMENT_GLOBAL)
     return HSA_STATUS_SUCCESS;
@@ -132,8 +132,8 @@ public:
     // A device is destroyed only when its initialize() failed (the plugin
     // object lives until the process ends), and that failure is what the
     // user hears about: an error of this cleanup has nowhere to go.
-    if (Queue)
-      (void)API.hsa_queue_destroy(Queue);
+    if (hsa_queue_t *Q = *Queue.lock())
+      (void)API.hsa_queue_destroy(Q);
   }
 
   Status initialize() {
@@ -187,8 +187,8 @@ public:
     if (QueueSize == 0 || QueueSize > 4096)
       QueueSize = 4096;
     if (hsa_status_t S = API.hsa_queue_create(
-            Agent, QueueSize, HSA_QUEUE_TYPE_MULTIPLE, queueErrorCallback,
-            this, UINT32_MAX, UINT32_MAX, &Queue))
+            Agent, QueueSize, HSA_QUEUE_TYPE_MULTIPLE, queueErrorCallback, this,
+            UINT32_MAX, UINT32_MAX, &*Queue.lock()))
       return failure("hsa_queue_create", S);
     return Status::ok();
   }
@@ -224,8 +224,7 @@ public:
     if (S) {
       (void)API.hsa_executable_destroy(Loaded->Executable);
       (void)API.hsa_code_object_reader_destroy(Loaded->Reader);
-      return Fail(Call, S,
-                  " (is the image built for this GPU's gfx target?)");
+      return Fail(Call, S, " (is the image built for this GPU's gfx target?)");
     }
     LoadedImage *Raw = Loaded.release();
     if (Status St = writeDeviceEnvironment(Raw)) {
@@ -244,8 +243,7 @@ public:
     delete Loaded;
     if (S)
       return failure("hsa_executable_destroy", S, For);
-    return R ? failure("hsa_code_object_reader_destroy", R, For)
-             : Status::ok();
+    return R ? failure("hsa_code_object_reader_destroy", R, For) : Status::ok();
   }
 
   Status getKernel(LoadedImage *Image, const char *KernelName,
@@ -289,9 +287,9 @@ public:
     void *EnvAddress = nullptr;
     std::string EnvName = std::string(KernelName) + "_kernel_environment";
     bool Absent = false;
-    Status Found = findGlobal(Image, EnvName.c_str(),
-                              sizeof(KernelEnvironmentLayout), EnvAddress,
-                              Absent);
+    Status Found =
+        findGlobal(Image, EnvName.c_str(), sizeof(KernelEnvironmentLayout),
+                   EnvAddress, Absent);
     if (Found && !Absent)
       return Found;
     if (!Found) {
@@ -300,9 +298,8 @@ public:
         return S;
       Kernel->Config = Env.Configuration;
     }
-    std::lock_guard<std::mutex> Guard(Lock);
-    Kernels.push_back(std::move(Kernel));
-    Out = Kernels.back().get();
+    Out = Kernel.get();
+    Kernels.lock()->push_back(std::move(Kernel));
     return Status::ok();
   }
 
@@ -367,8 +364,8 @@ public:
 
   Status dataSubmit(void *DevicePtr, const void *HostPtr, int64_t Size,
                     __tgt_async_info *) override {
-    std::string What = "copying " + std::to_string(Size) +
-                       " bytes to the device";
+    std::string What =
+        "copying " + std::to_string(Size) + " bytes to the device";
     return throughStaging(Size, What, [&](void *Staging, bool &Abandoned) {
       std::memcpy(Staging, HostPtr, size_t(Size));
       return copy(DevicePtr, Agent, Staging, HostAgent, size_t(Size), What,
@@ -378,8 +375,8 @@ public:
 
   Status dataRetrieve(void *HostPtr, const void *DevicePtr, int64_t Size,
                       __tgt_async_info *) override {
-    std::string What = "copying " + std::to_string(Size) +
-                       " bytes from the device";
+    std::string What =
+        "copying " + std::to_string(Size) + " bytes from the device";
     return throughStaging(Size, What, [&](void *Staging, bool &Abandoned) {
       if (Status S = copy(Staging, HostAgent, DevicePtr, Agent, size_t(Size),
                           What, Abandoned))
@@ -422,6 +419,82 @@ public:
                       const KernelLaunchParams &Params,
                       __tgt_async_info *) override {
     auto *Kernel = static_cast<AMDGPUKernel *>(Handle);
+    Grid TheGrid = gridFor(*Kernel, Params);
+    // The queue stops for good at a kernel's fault: say so rather than
+    // queue work that will never run.
+    if (hsa_status_t Failed = QueueError.load())
+      return Status::error("%s: cannot launch kernel '%s': the HSA queue "
+                           "stopped earlier, after kernel '%s': %s",
+                           deviceText().c_str(), Kernel->Name.c_str(),
+                           lastKernel().c_str(),
+                           Runtime.statusString(Failed).c_str());
+    LaunchResources Resources{*this, {}, {}};
+    void *Kernargs = nullptr;
+    if (Status S =
+            writeKernargs(*Kernel, Args, NumArgs, TheGrid, Resources, Kernargs))
+      return S;
+    if (hsa_status_t S =
+            API.hsa_signal_create(1, 0, nullptr, &Resources.Signal))
+      return failure("hsa_signal_create", S,
+                     "for the completion of kernel '" + Kernel->Name + "'");
+    std::string What = "kernel '" + Kernel->Name + "'";
+    WaitDeadline Deadline(Timeout);
+    if (Status S = dispatch(*Kernel, TheGrid, Params.DynCGroupMem, Kernargs,
+                            Resources.Signal, Deadline)) {
+      Resources.abandon();
+      return S;
+    }
+    if (Status S = waitForCompletion(Resources.Signal, What,
+                                     /*AboutKernel=*/true, Deadline)) {
+      Resources.abandon();
+      return S;
+    }
+    return Resources.release();
+  }
+
+  bool supportsUnifiedMemory() const override { return false; }
+
+  void printInfo(FILE *Out) override {
+    fprintf(Out, "    Device %d of %d: %s (HSA, %u compute units)\n", Id,
+            NumDevices, Name.c_str(), ComputeUnits);
+  }
+
+private:
+  /// Memory and the completion signal a launch needs until it completes.
+  /// When the launch is given up (a queue error, the timeout) the kernel
+  /// may still be using them, so they are then left allocated.
+  struct LaunchResources {
+    AMDGPUDevice &Self;
+    std::vector<void *> Allocations;
+    hsa_signal_t Signal{};
+    /// Frees everything; the first failure is returned.
+    Status release() {
+      Status First;
+      for (void *Ptr : Allocations)
+        if (hsa_status_t S = Self.API.hsa_amd_memory_pool_free(Ptr))
+          if (!First)
+            First = Self.failure("hsa_amd_memory_pool_free", S,
+                                 "releasing a kernel's arguments");
+      Allocations.clear();
+      if (Signal.handle)
+        if (hsa_status_t S = Self.API.hsa_signal_destroy(Signal))
+          if (!First)
+            First = Self.failure("hsa_signal_destroy", S);
+      Signal.handle = 0;
+      return First;
+    }
+    void abandon() {
+      Allocations.clear();
+      Signal.handle = 0;
+    }
+    // On an early return the launch never started; its own error is the
+    // one to report.
+    ~LaunchResources() { (void)release(); }
+  };
+
+  /// The launch's grid: what the kernel's environment and \p Params ask
+  /// for, within the agent's limits.
+  Grid gridFor(const AMDGPUKernel &Kernel, const KernelLaunchParams &Params) {
     GridLimits Limits;
     Limits.MaxThreadsPerBlock = 256;
     if (MaxWorkgroupSize && MaxWorkgroupSize < 256)
@@ -434,52 +507,19 @@ public:
     Request.NumTeams = Params.NumTeams;
     Request.ThreadLimit = Params.ThreadLimit;
     Request.Tripcount = Params.Tripcount;
-    Grid TheGrid = chooseGrid(Kernel->Config, Request, Limits);
+    return chooseGrid(Kernel.Config, Request, Limits);
+  }
 
-    // The queue stops for good at a kernel's fault: say so rather than
-    // queue work that will never run.
-    if (hsa_status_t Failed = QueueError.load())
-      return Status::error("%s: cannot launch kernel '%s': the HSA queue "
-                           "stopped earlier, after kernel '%s': %s",
-                           deviceText().c_str(), Kernel->Name.c_str(),
-                           lastKernel().c_str(),
-                           Runtime.statusString(Failed).c_str());
-
-    // Memory the launch needs until it completes. When the launch is given
-    // up (a queue error, the timeout) the kernel may still be using it, so
-    // it is then left allocated.
-    struct Scoped {
-      AMDGPUDevice &Self;
-      std::vector<void *> Allocations;
-      hsa_signal_t Signal{};
-      /// Frees everything; the first failure is returned.
-      Status release() {
-        Status First;
-        for (void *Ptr : Allocations)
-          if (hsa_status_t S = Self.API.hsa_amd_memory_pool_free(Ptr))
-            if (!First)
-              First = Self.failure("hsa_amd_memory_pool_free", S,
-                                   "releasing a kernel's arguments");
-        Allocations.clear();
-        if (Signal.handle)
-          if (hsa_status_t S = Self.API.hsa_signal_destroy(Signal))
-            if (!First)
-              First = Self.failure("hsa_signal_destroy", S);
-        Signal.handle = 0;
-        return First;
-      }
-      void abandon() {
-        Allocations.clear();
-        Signal.handle = 0;
-      }
-      // On an early return the launch never started; its own error is
-      // the one to report.
-      ~Scoped() { (void)release(); }
-    } Resources{*this, {}, {}};
-
-    std::string ForKernel = "for kernel '" + Kernel->Name + "'";
+  /// Allocates and fills the kernel arguments: the launch environment (and
+  /// its teams-reduction buffer), the region's arguments, then the implicit
+  /// arguments of code object v5 (grid shape). What it allocates goes to
+  /// \p Resources.
+  Status writeKernargs(const AMDGPUKernel &Kernel, void **Args,
+                       uint32_t NumArgs, const Grid &TheGrid,
+                       LaunchResources &Resources, void *&Kernargs) {
+    std::string ForKernel = "for kernel '" + Kernel.Name + "'";
     LaunchEnvironmentLayout Env{};
-    if (uint64_t Bytes = reductionBufferBytes(Kernel->Config)) {
+    if (uint64_t Bytes = reductionBufferBytes(Kernel.Config)) {
       Status Error;
       void *Buffer = allocateOrExplain(Bytes, AllocKind::Device, Error);
       if (!Buffer)
@@ -496,14 +536,10 @@ public:
     Resources.Allocations.push_back(LaunchEnv);
     if (Status S = dataSubmit(LaunchEnv, &Env, sizeof(Env), nullptr))
       return S;
-
-    // Kernel arguments: the launch environment, the region's arguments, then
-    // the implicit arguments of code object v5 (grid shape).
     uint32_t Explicit = (NumArgs + 1) * 8;
-    uint32_t KernargBytes = Kernel->KernargSize;
+    uint32_t KernargBytes = Kernel.KernargSize;
     if (KernargBytes < Explicit + ImplicitArgBytes)
       KernargBytes = Explicit + ImplicitArgBytes;
-    void *Kernargs = nullptr;
     if (hsa_status_t S = API.hsa_amd_memory_pool_allocate(
             KernargPool, KernargBytes, 0, &Kernargs))
       return failure("hsa_amd_memory_pool_allocate", S,
@@ -525,79 +561,61 @@ public:
     std::memcpy(Implicit + 0, BlockCount, sizeof(BlockCount));
     std::memcpy(Implicit + 12, GroupSize, sizeof(GroupSize));
     std::memcpy(Implicit + 64, &GridDims, sizeof(GridDims));
-
-    if (hsa_status_t S =
-            API.hsa_signal_create(1, 0, nullptr, &Resources.Signal))
-      return failure("hsa_signal_create", S,
-                     "for the completion of kernel '" + Kernel->Name + "'");
-
-    std::string What = "kernel '" + Kernel->Name + "'";
-    WaitDeadline Deadline(Timeout);
-    {
-      std::lock_guard<std::mutex> Guard(QueueLock);
-      setLastKernel(Kernel->Name);
-      uint64_t Index = API.hsa_queue_add_write_index_relaxed(Queue, 1);
-      // The queue is full: wait for the GPU to consume a packet, unless it
-      // has stopped.
-      while (Index - API.hsa_queue_load_read_index_scacquire(Queue) >=
-             Queue->size) {
-        if (Status S = queueStopped(What, /*AboutKernel=*/true)) {
-          Resources.abandon();
-          return S;
-        }
-        if (Deadline.passed()) {
-          Resources.abandon();
-          return timeoutError("queueing " + What);
-        }
-      }
-      auto *Packet =
-          static_cast<hsa_kernel_dispatch_packet_t *>(Queue->base_address) +
-          (Index % Queue->size);
-      Packet->workgroup_size_x = uint16_t(TheGrid.ThreadsPerBlock);
-      Packet->workgroup_size_y = 1;
-      Packet->workgroup_size_z = 1;
-      Packet->reserved0 = 0;
-      Packet->grid_size_x = TheGrid.Blocks * TheGrid.ThreadsPerBlock;
-      Packet->grid_size_y = 1;
-      Packet->grid_size_z = 1;
-      Packet->private_segment_size = Kernel->PrivateSize;
-      Packet->group_segment_size = Kernel->GroupSize + Params.DynCGroupMem;
-      Packet->kernel_object = Kernel->KernelObject;
-      Packet->kernarg_address = Kernargs;
-      Packet->reserved2 = 0;
-      Packet->completion_signal = Resources.Signal;
-      uint16_t Header =
-          uint16_t(HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
-          uint16_t(1 << HSA_PACKET_HEADER_BARRIER) |
-          uint16_t(HSA_FENCE_SCOPE_SYSTEM
-                   << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-          uint16_t(HSA_FENCE_SCOPE_SYSTEM
-                   << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
-      uint16_t Setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-      // The packet becomes valid when its header is written, last and
-      // atomically with the setup field.
-      __atomic_store_n(reinterpret_cast<uint32_t *>(Packet),
-                       uint32_t(Header) | (uint32_t(Setup) << 16),
-                       __ATOMIC_RELEASE);
-      API.hsa_signal_store_screlease(Queue->doorbell_signal,
-                                     hsa_signal_value_t(Index));
-    }
-    if (Status S = waitForCompletion(Resources.Signal, What,
-                                     /*AboutKernel=*/true, Deadline)) {
-      Resources.abandon();
-      return S;
-    }
-    return Resources.release();
+    return Status::ok();
   }
 
-  bool supportsUnifiedMemory() const override { return false; }
-
-  void printInfo(FILE *Out) override {
-    fprintf(Out, "    Device %d of %d: %s (HSA, %u compute units)\n", Id,
-            NumDevices, Name.c_str(), ComputeUnits);
+  /// Writes the dispatch packet of \p Kernel to the queue and rings its
+  /// doorbell; waits (until \p Deadline) while the queue is full.
+  Status dispatch(const AMDGPUKernel &Kernel, const Grid &TheGrid,
+                  uint32_t DynCGroupMem, void *Kernargs, hsa_signal_t Signal,
+                  const WaitDeadline &Deadline) {
+    std::string What = "kernel '" + Kernel.Name + "'";
+    LockedQueue Locked = Queue.lock();
+    hsa_queue_t *Q = *Locked;
+    setLastKernel(Kernel.Name);
+    uint64_t Index = API.hsa_queue_add_write_index_relaxed(Q, 1);
+    // The queue is full: wait for the GPU to consume a packet, unless it
+    // has stopped.
+    while (Index - API.hsa_queue_load_read_index_scacquire(Q) >= Q->size) {
+      if (Status S = queueStopped(What, /*AboutKernel=*/true))
+        return S;
+      if (Deadline.passed())
+        return timeoutError("queueing " + What);
+    }
+    auto *Packet =
+        static_cast<hsa_kernel_dispatch_packet_t *>(Q->base_address) +
+        (Index % Q->size);
+    Packet->workgroup_size_x = uint16_t(TheGrid.ThreadsPerBlock);
+    Packet->workgroup_size_y = 1;
+    Packet->workgroup_size_z = 1;
+    Packet->reserved0 = 0;
+    Packet->grid_size_x = TheGrid.Blocks * TheGrid.ThreadsPerBlock;
+    Packet->grid_size_y = 1;
+    Packet->grid_size_z = 1;
+    Packet->private_segment_size = Kernel.PrivateSize;
+    Packet->group_segment_size = Kernel.GroupSize + DynCGroupMem;
+    Packet->kernel_object = Kernel.KernelObject;
+    Packet->kernarg_address = Kernargs;
+    Packet->reserved2 = 0;
+    Packet->completion_signal = Signal;
+    uint16_t Header =
+        uint16_t(HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
+        uint16_t(1 << HSA_PACKET_HEADER_BARRIER) |
+        uint16_t(HSA_FENCE_SCOPE_SYSTEM
+                 << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+        uint16_t(HSA_FENCE_SCOPE_SYSTEM
+                 << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
+    uint16_t Setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+    // The packet becomes valid when its header is written, last and
+    // atomically with the setup field.
+    __atomic_store_n(reinterpret_cast<uint32_t *>(Packet),
+                     uint32_t(Header) | (uint32_t(Setup) << 16),
+                     __ATOMIC_RELEASE);
+    API.hsa_signal_store_screlease(Q->doorbell_signal,
+                                   hsa_signal_value_t(Index));
+    return Status::ok();
   }
 
-private:
   /// "AMDGPU device 0 (gfx90a)"; only the number until initialize() has
   /// the agent's name.
   std::string deviceText() const {
@@ -625,14 +643,8 @@ private:
     Self->QueueError.compare_exchange_strong(Expected, Status);
   }
 
-  void setLastKernel(const std::string &Kernel) {
-    std::lock_guard<std::mutex> Guard(LastKernelLock);
-    LastKernel = Kernel;
-  }
-  std::string lastKernel() const {
-    std::lock_guard<std::mutex> Guard(LastKernelLock);
-    return LastKernel;
-  }
+  void setLastKernel(const std::string &Kernel) { *LastKernel.lock() = Kernel; }
+  std::string lastKernel() const { return *LastKernel.lock(); }
 
   /// The error of a wait for \p What when the queue has stopped: about the
   /// kernel being waited for (\p AboutKernel), or about other work (a
@@ -696,12 +708,12 @@ private:
     // Host and shared memory: fine-grained host memory the GPU may access.
     if (hsa_status_t S =
             API.hsa_amd_memory_pool_allocate(HostPool, Size, 0, &Ptr)) {
-      Error = failure("hsa_amd_memory_pool_allocate", S,
-                      For + " of host memory");
+      Error =
+          failure("hsa_amd_memory_pool_allocate", S, For + " of host memory");
       return nullptr;
     }
-    if (hsa_status_t S = API.hsa_amd_agents_allow_access(1, &Agent, nullptr,
-                                                         Ptr)) {
+    if (hsa_status_t S =
+            API.hsa_amd_agents_allow_access(1, &Agent, nullptr, Ptr)) {
       Error =
           failure("hsa_amd_agents_allow_access", S, For + " of host memory");
       if (hsa_status_t F = API.hsa_amd_memory_pool_free(Ptr))
@@ -782,8 +794,7 @@ private:
     void *Address = nullptr;
     bool Absent = false;
     if (Status S = findGlobal(Image, DeviceEnvironmentSymbol,
-                              sizeof(DeviceEnvironmentLayout), Address,
-                              Absent))
+                              sizeof(DeviceEnvironmentLayout), Address, Absent))
       return Absent ? Status::ok() : S; // Absent: not our device runtime
     DeviceEnvironmentLayout Env{};
     Env.NumDevices = uint32_t(NumDevices);
@@ -803,16 +814,16 @@ private:
   uint32_t ComputeUnits = 0;
   uint32_t WavefrontSize = 0;
   hsa_amd_memory_pool_t DevicePool{}, HostPool{}, KernargPool{};
-  hsa_queue_t *Queue = nullptr;
+  /// The device's queue: packets are written to it with the lock held.
+  Guarded<hsa_queue_t *> Queue{nullptr};
+  using LockedQueue = Guarded<hsa_queue_t *>::Access;
   /// What queueErrorCallback reported; success while the queue runs.
   std::atomic<hsa_status_t> QueueError{HSA_STATUS_SUCCESS};
   /// The kernel last written to the queue, for errors about it.
-  std::string LastKernel;
-  mutable std::mutex LastKernelLock;
+  mutable Guarded<std::string> LastKernel;
   uint64_t TimestampFrequency = 0;
   const KernelTimeout Timeout = kernelTimeoutFromEnvironment();
-  std::mutex Lock, QueueLock;
-  std::vector<std::unique_ptr<AMDGPUKernel>> Kernels;
+  Guarded<std::vector<std::unique_ptr<AMDGPUKernel>>> Kernels;
 };
 
 /// The plugin object: GPUPlugin with the HSA runtime and AMDGPUDevice.
