@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CUDADriver.h"
+#include "Guarded.h"
 #include "IndirectCallInstall.h"
 #include "PluginDevice.h"
 #include "PluginEntryPoints.h"
@@ -39,13 +40,13 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 using namespace offload::plugin;
 using namespace offload::plugin::cuda;
+using offload::Guarded;
 
 namespace {
 
@@ -77,6 +78,9 @@ struct StreamRecord {
   /// call), so this is what an error can name.
   std::string LastKernel;
   unsigned KernelsSinceWait = 0;
+  /// Taken from (and returned to) the device's pool; the device's own
+  /// stream is not.
+  bool Pooled = false;
 };
 
 class CUDADevice final : public PluginDevice {
@@ -91,12 +95,12 @@ public:
     if (!Context)
       return;
     (void)API.cuCtxSetCurrent(Context);
-    for (StreamRecord *Record : FreeStreams) {
+    for (StreamRecord *Record : *FreeStreams.lock()) {
       (void)API.cuStreamDestroy(Record->Stream);
       delete Record;
     }
-    if (OwnStream.Stream)
-      (void)API.cuStreamDestroy(OwnStream.Stream);
+    if (CUstream Own = OwnStream.lock()->Stream)
+      (void)API.cuStreamDestroy(Own);
     (void)API.cuDevicePrimaryCtxRelease(Device);
   }
 
@@ -140,8 +144,8 @@ public:
       return S;
     if (Status S = applyLimits())
       return S;
-    if (CUresult R =
-            API.cuStreamCreate(&OwnStream.Stream, CU_STREAM_NON_BLOCKING))
+    if (CUresult R = API.cuStreamCreate(&OwnStream.lock()->Stream,
+                                        CU_STREAM_NON_BLOCKING))
       return failure("cuStreamCreate", R);
     return Status::ok();
   }
@@ -227,9 +231,8 @@ public:
       return failure("cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)", R,
                      "for kernel '" + Kernel->Name + "'");
     Kernel->MaxThreads = MaxThreads > 0 ? uint32_t(MaxThreads) : 0;
-    std::lock_guard<std::mutex> Guard(Lock);
-    Kernels.push_back(std::move(Kernel));
-    Out = Kernels.back().get();
+    Out = Kernel.get();
+    Kernels.lock()->push_back(std::move(Kernel));
     return Status::ok();
   }
 
@@ -289,8 +292,8 @@ public:
     }
     if (R == CUDA_SUCCESS)
       return Ptr;
-    reportAllocationFailure(failure(
-        Call, R, "for " + std::to_string(Size) + " bytes"));
+    reportAllocationFailure(
+        failure(Call, R, "for " + std::to_string(Size) + " bytes"));
     return nullptr;
   }
 
@@ -300,32 +303,30 @@ public:
     bool Host = Kind == AllocKind::Host;
     CUresult R = Host ? API.cuMemFreeHost(Ptr)
                       : API.cuMemFree(reinterpret_cast<CUdeviceptr>(Ptr));
-    return R ? failure(Host ? "cuMemFreeHost" : "cuMemFree", R)
-             : Status::ok();
+    return R ? failure(Host ? "cuMemFreeHost" : "cuMemFree", R) : Status::ok();
   }
 
   Status dataSubmit(void *DevicePtr, const void *HostPtr, int64_t Size,
                     __tgt_async_info *Async) override {
-    std::string What = "copying " + std::to_string(Size) +
-                       " bytes to the device";
-    return onStream(Async, "cuMemcpyHtoDAsync", What.c_str(),
-                    [&](CUstream Stream) {
-                      return API.cuMemcpyHtoDAsync(
-                          reinterpret_cast<CUdeviceptr>(DevicePtr), HostPtr,
-                          size_t(Size), Stream);
-                    });
+    std::string What =
+        "copying " + std::to_string(Size) + " bytes to the device";
+    return onStream(
+        Async, "cuMemcpyHtoDAsync", What.c_str(), [&](CUstream Stream) {
+          return API.cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(DevicePtr),
+                                       HostPtr, size_t(Size), Stream);
+        });
   }
 
   Status dataRetrieve(void *HostPtr, const void *DevicePtr, int64_t Size,
                       __tgt_async_info *Async) override {
-    std::string What = "copying " + std::to_string(Size) +
-                       " bytes from the device";
-    return onStream(Async, "cuMemcpyDtoHAsync", What.c_str(),
-                    [&](CUstream Stream) {
-                      return API.cuMemcpyDtoHAsync(
-                          HostPtr, reinterpret_cast<CUdeviceptr>(DevicePtr),
-                          size_t(Size), Stream);
-                    });
+    std::string What =
+        "copying " + std::to_string(Size) + " bytes from the device";
+    return onStream(
+        Async, "cuMemcpyDtoHAsync", What.c_str(), [&](CUstream Stream) {
+          return API.cuMemcpyDtoHAsync(HostPtr,
+                                       reinterpret_cast<CUdeviceptr>(DevicePtr),
+                                       size_t(Size), Stream);
+        });
   }
 
   Status dataExchange(const void *SrcDevicePtr, GenericDevice &Dst,
@@ -335,29 +336,27 @@ public:
     CUdeviceptr Src = reinterpret_cast<CUdeviceptr>(SrcDevicePtr);
     CUdeviceptr To = reinterpret_cast<CUdeviceptr>(DstDevicePtr);
     bool Same = &Other == this;
-    std::string What = "copying " + std::to_string(Size) +
-                       " bytes to " + Other.deviceText();
-    return onStream(Async, Same ? "cuMemcpyDtoDAsync" : "cuMemcpyPeerAsync",
-                    What.c_str(), [&](CUstream Stream) {
-                      if (Same)
-                        return API.cuMemcpyDtoDAsync(To, Src, size_t(Size),
-                                                     Stream);
-                      return API.cuMemcpyPeerAsync(To, Other.context(), Src,
-                                                   Context, size_t(Size),
-                                                   Stream);
-                    });
+    std::string What =
+        "copying " + std::to_string(Size) + " bytes to " + Other.deviceText();
+    return onStream(
+        Async, Same ? "cuMemcpyDtoDAsync" : "cuMemcpyPeerAsync", What.c_str(),
+        [&](CUstream Stream) {
+          if (Same)
+            return API.cuMemcpyDtoDAsync(To, Src, size_t(Size), Stream);
+          return API.cuMemcpyPeerAsync(To, Other.context(), Src, Context,
+                                       size_t(Size), Stream);
+        });
   }
 
   Status dataFill(void *DevicePtr, int Value, int64_t Size,
                   __tgt_async_info *Async) override {
     std::string What = "filling " + std::to_string(Size) + " bytes";
-    return onStream(Async, "cuMemsetD8Async", What.c_str(),
-                    [&](CUstream Stream) {
-                      return API.cuMemsetD8Async(
-                          reinterpret_cast<CUdeviceptr>(DevicePtr),
-                          static_cast<unsigned char>(Value), size_t(Size),
-                          Stream);
-                    });
+    return onStream(
+        Async, "cuMemsetD8Async", What.c_str(), [&](CUstream Stream) {
+          return API.cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(DevicePtr),
+                                     static_cast<unsigned char>(Value),
+                                     size_t(Size), Stream);
+        });
   }
 
   Status launchKernel(KernelHandle Handle, void **Args, uint32_t NumArgs,
@@ -366,80 +365,15 @@ public:
     auto *Kernel = static_cast<CUDAKernel *>(Handle);
     if (Status S = makeCurrent())
       return S;
-    GridLimits Limits;
-    Limits.MaxThreadsPerBlock = 256;
-    if (MaxThreadsPerBlock > 0 && uint32_t(MaxThreadsPerBlock) < 256)
-      Limits.MaxThreadsPerBlock = uint32_t(MaxThreadsPerBlock);
-    if (Kernel->MaxThreads && Kernel->MaxThreads < Limits.MaxThreadsPerBlock)
-      Limits.MaxThreadsPerBlock = Kernel->MaxThreads;
-    Limits.DefaultThreadsPerBlock = 128;
-    Limits.MaxBlocks = MaxGridX > 0 ? uint32_t(MaxGridX) : 65535;
-    Limits.DefaultBlocks =
-        uint32_t(Multiprocessors > 0 ? Multiprocessors : 1) * 4;
-    GridRequest Request;
-    Request.NumTeams = Params.NumTeams;
-    Request.ThreadLimit = Params.ThreadLimit;
-    Request.Tripcount = Params.Tripcount;
-    Grid TheGrid = chooseGrid(Kernel->Config, Request, Limits);
-
-    // Synchronous work shares the device's own stream: one host thread at
-    // a time, so nobody frees what another thread's launch still needs.
-    std::unique_lock<std::mutex> SyncGuard(SyncLock, std::defer_lock);
-    if (!Async)
-      SyncGuard.lock();
-    StreamRecord *Record = nullptr;
-    if (Status S = streamFor(Async, Record))
-      return S;
-
-    // The launch environment (and the teams-reduction buffer) live until
-    // the stream is waited for.
-    std::string ForKernel = "for kernel '" + Kernel->Name + "'";
-    CUdeviceptr LaunchEnv = 0;
-    if (CUresult R =
-            API.cuMemAlloc(&LaunchEnv, sizeof(LaunchEnvironmentLayout)))
-      return failure("cuMemAlloc", R,
-                     "allocating the launch environment " + ForKernel);
-    Record->DeferredFrees.push_back(LaunchEnv);
-    LaunchEnvironmentLayout Env{};
-    if (uint64_t Bytes = reductionBufferBytes(Kernel->Config)) {
-      CUdeviceptr Buffer = 0;
-      if (CUresult R = API.cuMemAlloc(&Buffer, Bytes))
-        return failure("cuMemAlloc", R,
-                       "allocating the " + std::to_string(Bytes) +
-                           "-byte teams-reduction buffer " + ForKernel);
-      Record->DeferredFrees.push_back(Buffer);
-      Env.ReductionBuffer = Buffer;
-    }
-    // The copy is queued before the launch on the same stream, and its
-    // source must stay valid until it runs: keep it in the record too.
-    Record->HostCopies.push_back(
-        std::make_unique<LaunchEnvironmentLayout>(Env));
-    LaunchEnvironmentLayout *EnvCopy = Record->HostCopies.back().get();
-    if (CUresult R = API.cuMemcpyHtoDAsync(LaunchEnv, EnvCopy, sizeof(*EnvCopy),
-                                           Record->Stream))
-      return failure("cuMemcpyHtoDAsync", R,
-                     "writing the launch environment " + ForKernel);
-
-    std::vector<void *> Values(NumArgs + 1);
-    std::vector<void *> Pointers(NumArgs + 1);
-    Values[0] = reinterpret_cast<void *>(LaunchEnv);
-    for (uint32_t I = 0; I < NumArgs; ++I)
-      Values[I + 1] = Args[I];
-    for (uint32_t I = 0; I <= NumArgs; ++I)
-      Pointers[I] = &Values[I];
-    if (CUresult R = API.cuLaunchKernel(
-            Kernel->Function, TheGrid.Blocks, 1, 1, TheGrid.ThreadsPerBlock, 1,
-            1, Params.DynCGroupMem, Record->Stream, Pointers.data(), nullptr))
-      return Status::error("%s: launching kernel '%s' with %u blocks of %u "
-                           "threads failed: cuLaunchKernel returned %s",
-                           deviceText().c_str(), Kernel->Name.c_str(),
-                           TheGrid.Blocks, TheGrid.ThreadsPerBlock,
-                           Driver.describe(R).c_str());
-    Record->LastKernel = Kernel->Name;
-    ++Record->KernelsSinceWait;
-    if (!Async)
-      return waitAndRecycle(Record, "running kernel '" + Kernel->Name + "'");
-    return Status::ok();
+    Grid TheGrid = gridFor(*Kernel, Params);
+    return withStream(Async, [&](StreamRecord &Record) -> Status {
+      if (Status S = queueLaunch(*Kernel, Args, NumArgs, TheGrid,
+                                 Params.DynCGroupMem, Record))
+        return S;
+      if (!Async)
+        return waitAndRecycle(Record, "running kernel '" + Kernel->Name + "'");
+      return Status::ok();
+    });
   }
 
   Status synchronize(__tgt_async_info *Async) override {
@@ -449,7 +383,7 @@ public:
       return S;
     auto *Record = static_cast<StreamRecord *>(Async->Queue);
     Async->Queue = nullptr;
-    return waitAndRecycle(Record, "waiting for asynchronous work");
+    return waitAndRecycle(*Record, "waiting for asynchronous work");
   }
 
   Status queryAsync(__tgt_async_info *Async, bool &Done) override {
@@ -465,8 +399,8 @@ public:
       return Status::ok();
     }
     if (R)
-      return streamError(*Record, "querying asynchronous work",
-                         "cuStreamQuery", R);
+      return streamError(*Record, "querying asynchronous work", "cuStreamQuery",
+                         R);
     return synchronize(Async);
   }
 
@@ -554,9 +488,8 @@ private:
     if (Record.KernelsSinceWait > 1)
       Which += " (the last of " + std::to_string(Record.KernelsSinceWait) +
                " kernels queued on its stream)";
-    return Status::error("%s: %s failed: %s returned %s",
-                         deviceText().c_str(), Which.c_str(), Call,
-                         Driver.describe(R).c_str());
+    return Status::error("%s: %s failed: %s returned %s", deviceText().c_str(),
+                         Which.c_str(), Call, Driver.describe(R).c_str());
   }
 
   /// Sets the per-thread stack and the device heap (DeviceLimits.h) before
@@ -614,40 +547,114 @@ private:
     Env.DeviceNum = uint32_t(Id);
     Env.ClockFrequency = uint64_t(ClockKHz) * 1000;
     Env.HardwareParallelism = uint64_t(Multiprocessors);
-    return onStream(nullptr, "cuMemcpyHtoDAsync", What.c_str(),
-                    [&](CUstream Stream) {
-                      return API.cuMemcpyHtoDAsync(Address, &Env, sizeof(Env),
-                                                   Stream);
-                    });
+    return onStream(
+        nullptr, "cuMemcpyHtoDAsync", What.c_str(), [&](CUstream Stream) {
+          return API.cuMemcpyHtoDAsync(Address, &Env, sizeof(Env), Stream);
+        });
   }
 
-  /// The stream of \p Async (taken from the pool on first use), or the
-  /// device's own stream for synchronous work.
-  Status streamFor(__tgt_async_info *Async, StreamRecord *&Record) {
-    if (!Async) {
-      Record = &OwnStream;
-      return Status::ok();
+  /// The launch's grid: what the kernel's environment and \p Params ask
+  /// for, within the device's and the kernel's limits.
+  Grid gridFor(const CUDAKernel &Kernel, const KernelLaunchParams &Params) {
+    GridLimits Limits;
+    Limits.MaxThreadsPerBlock = 256;
+    if (MaxThreadsPerBlock > 0 && uint32_t(MaxThreadsPerBlock) < 256)
+      Limits.MaxThreadsPerBlock = uint32_t(MaxThreadsPerBlock);
+    if (Kernel.MaxThreads && Kernel.MaxThreads < Limits.MaxThreadsPerBlock)
+      Limits.MaxThreadsPerBlock = Kernel.MaxThreads;
+    Limits.DefaultThreadsPerBlock = 128;
+    Limits.MaxBlocks = MaxGridX > 0 ? uint32_t(MaxGridX) : 65535;
+    Limits.DefaultBlocks =
+        uint32_t(Multiprocessors > 0 ? Multiprocessors : 1) * 4;
+    GridRequest Request;
+    Request.NumTeams = Params.NumTeams;
+    Request.ThreadLimit = Params.ThreadLimit;
+    Request.Tripcount = Params.Tripcount;
+    return chooseGrid(Kernel.Config, Request, Limits);
+  }
+
+  /// Queues \p Kernel on \p Record's stream, after the copy of its launch
+  /// environment.
+  Status queueLaunch(const CUDAKernel &Kernel, void **Args, uint32_t NumArgs,
+                     const Grid &TheGrid, uint32_t DynCGroupMem,
+                     StreamRecord &Record) {
+    // The launch environment (and the teams-reduction buffer) live until
+    // the stream is waited for.
+    std::string ForKernel = "for kernel '" + Kernel.Name + "'";
+    CUdeviceptr LaunchEnv = 0;
+    if (CUresult R =
+            API.cuMemAlloc(&LaunchEnv, sizeof(LaunchEnvironmentLayout)))
+      return failure("cuMemAlloc", R,
+                     "allocating the launch environment " + ForKernel);
+    Record.DeferredFrees.push_back(LaunchEnv);
+    LaunchEnvironmentLayout Env{};
+    if (uint64_t Bytes = reductionBufferBytes(Kernel.Config)) {
+      CUdeviceptr Buffer = 0;
+      if (CUresult R = API.cuMemAlloc(&Buffer, Bytes))
+        return failure("cuMemAlloc", R,
+                       "allocating the " + std::to_string(Bytes) +
+                           "-byte teams-reduction buffer " + ForKernel);
+      Record.DeferredFrees.push_back(Buffer);
+      Env.ReductionBuffer = Buffer;
     }
-    if (Async->Queue) {
-      Record = static_cast<StreamRecord *>(Async->Queue);
-      return Status::ok();
-    }
-    {
-      std::lock_guard<std::mutex> Guard(Lock);
-      if (!FreeStreams.empty()) {
-        Record = FreeStreams.back();
-        FreeStreams.pop_back();
-      }
-    }
-    if (!Record) {
-      auto Fresh = std::make_unique<StreamRecord>();
-      if (CUresult R =
-              API.cuStreamCreate(&Fresh->Stream, CU_STREAM_NON_BLOCKING))
-        return failure("cuStreamCreate", R);
-      Record = Fresh.release();
-    }
-    Async->Queue = Record;
+    // The copy is queued before the launch on the same stream, and its
+    // source must stay valid until it runs: keep it in the record too.
+    Record.HostCopies.push_back(std::make_unique<LaunchEnvironmentLayout>(Env));
+    LaunchEnvironmentLayout *EnvCopy = Record.HostCopies.back().get();
+    if (CUresult R = API.cuMemcpyHtoDAsync(LaunchEnv, EnvCopy, sizeof(*EnvCopy),
+                                           Record.Stream))
+      return failure("cuMemcpyHtoDAsync", R,
+                     "writing the launch environment " + ForKernel);
+
+    std::vector<void *> Values(NumArgs + 1);
+    std::vector<void *> Pointers(NumArgs + 1);
+    Values[0] = reinterpret_cast<void *>(LaunchEnv);
+    for (uint32_t I = 0; I < NumArgs; ++I)
+      Values[I + 1] = Args[I];
+    for (uint32_t I = 0; I <= NumArgs; ++I)
+      Pointers[I] = &Values[I];
+    if (CUresult R = API.cuLaunchKernel(
+            Kernel.Function, TheGrid.Blocks, 1, 1, TheGrid.ThreadsPerBlock, 1,
+            1, DynCGroupMem, Record.Stream, Pointers.data(), nullptr))
+      return Status::error("%s: launching kernel '%s' with %u blocks of %u "
+                           "threads failed: cuLaunchKernel returned %s",
+                           deviceText().c_str(), Kernel.Name.c_str(),
+                           TheGrid.Blocks, TheGrid.ThreadsPerBlock,
+                           Driver.describe(R).c_str());
+    Record.LastKernel = Kernel.Name;
+    ++Record.KernelsSinceWait;
     return Status::ok();
+  }
+
+  /// Runs \p Body with the stream of \p Async (taken from the pool on first
+  /// use), or without one with the device's own stream, locked throughout:
+  /// synchronous work shares that stream one host thread at a time, so
+  /// nobody frees what another thread's launch still needs.
+  template <typename Fn> Status withStream(__tgt_async_info *Async, Fn Body) {
+    if (!Async) {
+      Guarded<StreamRecord>::Access Own = OwnStream.lock();
+      return Body(*Own);
+    }
+    if (!Async->Queue) {
+      StreamRecord *Record = nullptr;
+      {
+        LockedStreams Free = FreeStreams.lock();
+        if (!Free->empty()) {
+          Record = Free->back();
+          Free->pop_back();
+        }
+      }
+      if (!Record) {
+        auto Fresh = std::make_unique<StreamRecord>();
+        if (CUresult R =
+                API.cuStreamCreate(&Fresh->Stream, CU_STREAM_NON_BLOCKING))
+          return failure("cuStreamCreate", R);
+        Fresh->Pooled = true;
+        Record = Fresh.release();
+      }
+      Async->Queue = Record;
+    }
+    return Body(*static_cast<StreamRecord *>(Async->Queue));
   }
 
   /// Queues one operation with \p Enqueue (which calls \p Call) on the
@@ -658,52 +665,44 @@ private:
                   Fn Enqueue) {
     if (Status S = makeCurrent())
       return S;
-    std::unique_lock<std::mutex> SyncGuard(SyncLock, std::defer_lock);
-    if (!Async)
-      SyncGuard.lock();
-    StreamRecord *Record = nullptr;
-    if (Status S = streamFor(Async, Record))
-      return S;
-    if (CUresult R = Enqueue(Record->Stream))
-      return failure(Call, R, What);
-    if (!Async)
-      return waitAndRecycle(Record, What);
-    return Status::ok();
+    return withStream(Async, [&](StreamRecord &Record) -> Status {
+      if (CUresult R = Enqueue(Record.Stream))
+        return failure(Call, R, What);
+      if (!Async)
+        return waitAndRecycle(Record, What);
+      return Status::ok();
+    });
   }
 
   /// Waits for \p Record's stream, frees what its launches needed and, for
   /// a pooled stream, returns it to the pool. \p What describes the work
   /// for messages that cannot name a kernel. The caller has made the
   /// context current.
-  Status waitAndRecycle(StreamRecord *Record, const std::string &What) {
+  Status waitAndRecycle(StreamRecord &Record, const std::string &What) {
     const char *Call = "cuStreamSynchronize";
     CUresult R = CUDA_SUCCESS;
     if (Timeout.enabled()) {
       Call = "cuStreamQuery";
       bool TimedOut = false;
-      R = pollUntilDone(Record->Stream, TimedOut);
+      R = pollUntilDone(Record.Stream, TimedOut);
       if (TimedOut)
-        return timeoutError(*Record, What);
+        return timeoutError(Record, What);
     } else {
-      R = API.cuStreamSynchronize(Record->Stream);
+      R = API.cuStreamSynchronize(Record.Stream);
     }
-    Status Result =
-        R ? streamError(*Record, What, Call, R) : Status::ok();
-    Record->LastKernel.clear();
-    Record->KernelsSinceWait = 0;
+    Status Result = R ? streamError(Record, What, Call, R) : Status::ok();
+    Record.LastKernel.clear();
+    Record.KernelsSinceWait = 0;
     // After a fault the context is unusable and these fail as well; the
     // fault is the error to report.
-    for (CUdeviceptr Ptr : Record->DeferredFrees)
+    for (CUdeviceptr Ptr : Record.DeferredFrees)
       if (CUresult F = API.cuMemFree(Ptr))
         if (!Result)
           Result = failure("cuMemFree", F, "releasing a launch environment");
-    Record->DeferredFrees.clear();
-    Record->HostCopies.clear();
-    {
-      std::lock_guard<std::mutex> Guard(Lock);
-      if (Record != &OwnStream)
-        FreeStreams.push_back(Record);
-    }
+    Record.DeferredFrees.clear();
+    Record.HostCopies.clear();
+    if (Record.Pooled)
+      FreeStreams.lock()->push_back(&Record);
     return Result;
   }
 
@@ -752,11 +751,12 @@ private:
   std::string Name;
   int Major = 0, Minor = 0, Multiprocessors = 0, MaxThreadsPerBlock = 0,
       MaxGridX = 0, ClockKHz = 0;
-  std::mutex Lock;
-  std::mutex SyncLock;
-  StreamRecord OwnStream;
-  std::vector<StreamRecord *> FreeStreams;
-  std::vector<std::unique_ptr<CUDAKernel>> Kernels;
+  /// The stream of synchronous work (see withStream).
+  Guarded<StreamRecord> OwnStream;
+  /// Pooled streams not given to an async info now.
+  Guarded<std::vector<StreamRecord *>> FreeStreams;
+  using LockedStreams = Guarded<std::vector<StreamRecord *>>::Access;
+  Guarded<std::vector<std::unique_ptr<CUDAKernel>>> Kernels;
 };
 
 /// The plugin object: GPUPlugin with the CUDA driver and CUDADevice.

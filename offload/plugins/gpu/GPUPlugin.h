@@ -24,12 +24,12 @@
 #ifndef OFFLOAD_PLUGINS_GPU_GPUPLUGIN_H
 #define OFFLOAD_PLUGINS_GPU_GPUPLUGIN_H
 
+#include "Guarded.h"
 #include "NoDeviceReport.h"
 #include "PluginInterface.h"
 
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -54,18 +54,19 @@ public:
   const char *getName() const override { return Traits.Name; }
 
   int32_t initialize() override {
-    std::lock_guard<std::mutex> Guard(Lock);
-    if (!Driver) {
-      Driver = DriverT::load(DriverT::defaultLibrary());
-      if (Driver->numDevices() == 0)
-        reportNoDevice(Traits.Name, Driver->unavailableReason());
-      Devices.resize(size_t(Driver->numDevices()));
+    LockedState Locked = State.lock();
+    if (!Locked->Driver) {
+      Locked->Driver = DriverT::load(DriverT::defaultLibrary());
+      if (Locked->Driver->numDevices() == 0)
+        reportNoDevice(Traits.Name, Locked->Driver->unavailableReason());
+      Locked->Devices.resize(size_t(Locked->Driver->numDevices()));
     }
-    return Driver->numDevices();
+    return Locked->Driver->numDevices();
   }
 
   int32_t getNumDevices() const override {
-    return Driver ? Driver->numDevices() : 0;
+    LockedState Locked = State.lock();
+    return Locked->Driver ? Locked->Driver->numDevices() : 0;
   }
 
   bool isImageCompatible(const DeviceImageRef &Image) const override {
@@ -83,30 +84,38 @@ public:
   }
 
   DeviceT *getDevice(int32_t Id, Status &Error) override {
-    std::lock_guard<std::mutex> Guard(Lock);
+    LockedState Locked = State.lock();
+    const std::unique_ptr<DriverT> &Driver = Locked->Driver;
     if (!Driver || Id < 0 || Id >= Driver->numDevices()) {
       Error = Status::error("the %s plugin has no device %d", Traits.Name, Id);
       return nullptr;
     }
-    if (!Devices[size_t(Id)]) {
+    std::unique_ptr<DeviceT> &Slot = Locked->Devices[size_t(Id)];
+    if (!Slot) {
       auto Device =
           std::make_unique<DeviceT>(*Driver, Id, Driver->numDevices());
       if (Status S = Device->initialize()) {
         Error = S;
         return nullptr;
       }
-      Devices[size_t(Id)] = std::move(Device);
+      Slot = std::move(Device);
     }
-    return Devices[size_t(Id)].get();
+    return Slot.get();
   }
 
   void setRequiresFlags(int64_t) override {}
 
 private:
+  /// The driver, loaded by the first initialize(), and the devices made so
+  /// far; devices never move once made.
+  struct PluginState {
+    std::unique_ptr<DriverT> Driver;
+    std::vector<std::unique_ptr<DeviceT>> Devices;
+  };
+  using LockedState = typename Guarded<PluginState>::Access;
+
   const GPUPluginTraits Traits;
-  std::mutex Lock;
-  std::unique_ptr<DriverT> Driver;
-  std::vector<std::unique_ptr<DeviceT>> Devices;
+  mutable Guarded<PluginState> State;
 };
 
 } // namespace plugin
