@@ -57,6 +57,30 @@ inline uint32_t gridSize() {
   uint32_t Block = blockSize();
   return Block ? (WorkItems + Block - 1) / Block : 0;
 }
+/// The same in dimension \p Dim (0: x, 1: y, 2: z), for the ompx kernel
+/// language; the OpenMP runtime itself launches one-dimensional grids. The
+/// packet has the three work-group sizes (uint16_t) and then the three grid
+/// sizes (uint32_t, in work-items) side by side.
+inline uint32_t threadId(int Dim) {
+  return Dim == 2   ? __builtin_amdgcn_workitem_id_z()
+         : Dim == 1 ? __builtin_amdgcn_workitem_id_y()
+                    : __builtin_amdgcn_workitem_id_x();
+}
+inline uint32_t blockSize(int Dim) {
+  return reinterpret_cast<const uint16_t *>(
+      detail::dispatchPacket() + detail::PacketWorkgroupSizeX)[Dim];
+}
+inline uint32_t blockId(int Dim) {
+  return Dim == 2   ? __builtin_amdgcn_workgroup_id_z()
+         : Dim == 1 ? __builtin_amdgcn_workgroup_id_y()
+                    : __builtin_amdgcn_workgroup_id_x();
+}
+inline uint32_t gridSize(int Dim) {
+  uint32_t WorkItems = reinterpret_cast<const uint32_t *>(
+      detail::dispatchPacket() + detail::PacketGridSizeX)[Dim];
+  uint32_t Block = blockSize(Dim);
+  return Block ? (WorkItems + Block - 1) / Block : 0;
+}
 inline uint32_t laneId() {
   return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
 }
@@ -67,6 +91,10 @@ inline uint64_t activeMask() { return __builtin_amdgcn_read_exec(); }
 /// A wavefront executes in lockstep: only the compiler must be kept from
 /// moving memory accesses across this point.
 inline void syncWarp(uint64_t) { __builtin_amdgcn_wave_barrier(); }
+/// One bit per active lane of \p Mask whose \p Predicate is non-zero.
+inline uint64_t ballot(uint64_t Mask, bool Predicate) {
+  return __builtin_amdgcn_ballot_w64(Predicate) & Mask;
+}
 
 /// The work-group barrier (s_barrier) with work-group scope fences. AMD has
 /// one hardware barrier per work-group and no counted form.

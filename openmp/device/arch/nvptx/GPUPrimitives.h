@@ -43,6 +43,29 @@ inline uint32_t blockSize() { return __nvvm_read_ptx_sreg_ntid_x(); }
 inline uint32_t blockId() { return __nvvm_read_ptx_sreg_ctaid_x(); }
 inline uint32_t gridSize() { return __nvvm_read_ptx_sreg_nctaid_x(); }
 inline uint32_t laneId() { return __nvvm_read_ptx_sreg_laneid(); }
+
+/// The same in dimension \p Dim (0: x, 1: y, 2: z), for the ompx kernel
+/// language; the OpenMP runtime itself launches one-dimensional grids.
+inline uint32_t threadId(int Dim) {
+  return Dim == 2   ? __nvvm_read_ptx_sreg_tid_z()
+         : Dim == 1 ? __nvvm_read_ptx_sreg_tid_y()
+                    : __nvvm_read_ptx_sreg_tid_x();
+}
+inline uint32_t blockSize(int Dim) {
+  return Dim == 2   ? __nvvm_read_ptx_sreg_ntid_z()
+         : Dim == 1 ? __nvvm_read_ptx_sreg_ntid_y()
+                    : __nvvm_read_ptx_sreg_ntid_x();
+}
+inline uint32_t blockId(int Dim) {
+  return Dim == 2   ? __nvvm_read_ptx_sreg_ctaid_z()
+         : Dim == 1 ? __nvvm_read_ptx_sreg_ctaid_y()
+                    : __nvvm_read_ptx_sreg_ctaid_x();
+}
+inline uint32_t gridSize(int Dim) {
+  return Dim == 2   ? __nvvm_read_ptx_sreg_nctaid_z()
+         : Dim == 1 ? __nvvm_read_ptx_sreg_nctaid_y()
+                    : __nvvm_read_ptx_sreg_nctaid_x();
+}
 constexpr uint32_t WarpSize = 32;
 inline uint32_t warpSize() { return WarpSize; }
 
@@ -51,6 +74,10 @@ inline uint64_t activeMask() { return __nvvm_activemask(); }
 /// Waits until the lanes of \p Mask have all reached a syncWarp with the same
 /// mask, and orders their memory accesses.
 inline void syncWarp(uint64_t Mask) { __nvvm_bar_warp_sync(uint32_t(Mask)); }
+/// One bit per lane of \p Mask whose \p Predicate is non-zero.
+inline uint64_t ballot(uint64_t Mask, bool Predicate) {
+  return __nvvm_vote_ballot_sync(uint32_t(Mask), Predicate);
+}
 
 /// Hardware barrier \p Id (1..15; 0 is left to user CUDA code) over the
 /// whole block.
