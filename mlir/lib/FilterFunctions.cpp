@@ -3,7 +3,7 @@
 // The omp-offload-filter-functions pass (include/offload-mlir/Passes.h,
 // docs/MLIR.md): what each copy of a module keeps of its functions, from
 // the declare-target marks MarkDeclareTarget.cpp completed. A device module
-// keeps only what the device needs, a host module no nohost body. The pass
+// keeps only what the device needs, a host module everything. The pass
 // also lowers host_eval operands (HostEvalLowering.cpp) first.
 //
 //===----------------------------------------------------------------------===//
@@ -14,7 +14,6 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
-#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -54,22 +53,6 @@ void dropBody(FunctionOpInterface Func) {
   }
 }
 
-/// Replaces the body of \p Func by a trap: the function still exists (host
-/// code may refer to it) but its code is not emitted.
-void replaceBodyWithTrap(FunctionOpInterface Func) {
-  Region &Body = Func.getFunctionBody();
-  Location Loc = Func.getLoc();
-  Body.dropAllReferences();
-  Body.getBlocks().clear();
-  Block *Entry = new Block();
-  Body.push_back(Entry);
-  for (Type ArgType : Func.getArgumentTypes())
-    Entry->addArgument(ArgType, Loc);
-  OpBuilder Builder = OpBuilder::atBlockBegin(Entry);
-  LLVM::Trap::create(Builder, Loc);
-  LLVM::UnreachableOp::create(Builder, Loc);
-}
-
 /// In a device module (omp.is_target_device = true): a function that is
 /// neither declare target nohost/any nor holds an omp.target region is host
 /// code; it is removed, or, while a kept function still refers to it, reduced
@@ -77,9 +60,9 @@ void replaceBodyWithTrap(FunctionOpInterface Func) {
 /// regions is kept for the outlining and marked device_type(host), so the
 /// translation drops it once its regions are outlined.
 ///
-/// In a host module: the body of every declare target nohost function is
-/// replaced by a trap; the function stays declared for host code (such as
-/// the host fallback of a target region) that names it.
+/// A host module keeps every function with its body, as Flang's filtering
+/// does: a nohost function is still what the host fallback of a target
+/// region calls when the region runs on the host.
 ///
 /// In both, host_eval operands of omp.target are handled by lowerHostEval.
 struct FilterFunctionsPass
@@ -90,8 +73,8 @@ struct FilterFunctionsPass
     return "omp-offload-filter-functions";
   }
   StringRef getDescription() const override {
-    return "Remove host-only functions from device modules and nohost "
-           "function bodies from host modules";
+    return "Remove host-only functions from device modules (host modules "
+           "keep every function)";
   }
   void getDependentDialects(DialectRegistry &Registry) const override {
     Registry.insert<omp::OpenMPDialect, LLVM::LLVMDialect>();
@@ -106,12 +89,8 @@ struct FilterFunctionsPass
 
     llvm::SmallVector<FunctionOpInterface> Funcs(
         Module.getOps<FunctionOpInterface>());
-    if (!IsDevice) {
-      for (FunctionOpInterface Func : Funcs)
-        if (!Func.isExternal() && getDeviceType(Func) == DeviceType::nohost)
-          replaceBodyWithTrap(Func);
+    if (!IsDevice)
       return;
-    }
 
     llvm::SmallVector<FunctionOpInterface> HostOnly;
     for (FunctionOpInterface Func : Funcs) {

@@ -48,8 +48,12 @@ bool isIndirectCall(CallOpInterface Call) {
 /// one reached from a declare-target function gets that function's device
 /// type and capture clause. A function reached with two different device
 /// types (or already marked with another one) becomes device_type(any), as
-/// it is needed on both sides. Calls through function values cannot be
-/// followed: each one in device code gets a warning naming it.
+/// it is needed on both sides, as Flang's pass does. Host code counts as a
+/// caller of type host: a nohost function that host code (a function that
+/// runs on the host, outside its target regions) reaches becomes any too,
+/// so a helper shared by host code and a target region is never nohost.
+/// Calls through function values cannot be followed: each one in device
+/// code gets a warning naming it.
 struct MarkDeclareTargetPass
     : PassWrapper<MarkDeclareTargetPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MarkDeclareTargetPass)
@@ -79,7 +83,7 @@ struct MarkDeclareTargetPass
   /// inside nested omp.target regions are left to the target-region walk.
   void queueCallees(Operation *Root, DeviceType Type, CaptureClause Capture,
                     bool Automap, bool IsTargetRegion) {
-    Root->walk([&](Operation *Op) {
+    Root->walk<WalkOrder::PreOrder>([&](Operation *Op) {
       if (!IsTargetRegion && Op != Root && isa<omp::TargetOp>(Op))
         return WalkResult::skip();
       auto Call = dyn_cast<CallOpInterface>(Op);
@@ -114,6 +118,12 @@ struct MarkDeclareTargetPass
                    /*Automap=*/false, /*IsTargetRegion=*/true);
     });
 
+    propagate();
+    markReachedFromHost(Module);
+  }
+
+  /// Marks what the queued calls reach.
+  void propagate() {
     while (!Worklist.empty()) {
       Work W = Worklist.pop_back_val();
       auto DT = asDeclareTarget(W.Callee);
@@ -131,6 +141,45 @@ struct MarkDeclareTargetPass
         queueCallees(W.Callee, DT.getDeclareTargetDeviceType(),
                      DT.getDeclareTargetCaptureClause(),
                      DT.getDeclareTargetAutomap(), /*IsTargetRegion=*/false);
+    }
+  }
+
+  /// True when \p Func has code that runs on the host: it is not declare
+  /// target, or declare target host or any.
+  static bool runsOnHost(Operation *Func) {
+    auto DT = asDeclareTarget(Func);
+    return !DT || !DT.isDeclareTarget() ||
+           DT.getDeclareTargetDeviceType() != DeviceType::nohost;
+  }
+
+  /// Host code calling a nohost function makes it any; what it then calls
+  /// from its host copy is host code in turn.
+  void markReachedFromHost(ModuleOp Module) {
+    llvm::SmallVector<Operation *> HostCode;
+    llvm::DenseSet<Operation *> Seen;
+    for (auto Func : Module.getOps<FunctionOpInterface>())
+      if (runsOnHost(Func) && Seen.insert(Func).second)
+        HostCode.push_back(Func);
+    while (!HostCode.empty()) {
+      Operation *Caller = HostCode.pop_back_val();
+      Caller->walk<WalkOrder::PreOrder>([&](Operation *Op) {
+        if (isa<omp::TargetOp>(Op))
+          return WalkResult::skip(); // Device code.
+        auto Call = dyn_cast<CallOpInterface>(Op);
+        if (!Call || isIndirectCall(Call))
+          return WalkResult::advance();
+        FunctionOpInterface Callee = getDirectCallee(Call);
+        if (!Callee || !Seen.insert(Callee).second)
+          return WalkResult::advance();
+        auto DT = asDeclareTarget(Callee);
+        if (DT && DT.isDeclareTarget() &&
+            DT.getDeclareTargetDeviceType() == DeviceType::nohost)
+          DT.setDeclareTarget(DeviceType::any,
+                              DT.getDeclareTargetCaptureClause(),
+                              DT.getDeclareTargetAutomap());
+        HostCode.push_back(Callee);
+        return WalkResult::advance();
+      });
     }
   }
 };

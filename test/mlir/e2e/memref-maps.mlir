@@ -22,7 +22,7 @@
 // LAUNCH-COUNT-6: Launching kernel __omp_offloading_{{.*}}_{{update_static|axpy|fill_window|twice_in_data_region|add_ten}}_l
 
 module {
-  // Only on the device: its host body is a trap.
+  // Marked for the device only (the host keeps its body for the fallback).
   func.func @bias(%x: f32) -> f32 attributes {omp.declare_target = #omp.declaretarget<device_type = (nohost), capture_clause = (to)>} {
     %c = arith.constant 1.0 : f32
     %r = arith.addf %x, %c : f32

@@ -7,10 +7,19 @@
 // CHECK-SAME: omp.declare_target = #omp.declaretarget<device_type = (nohost), capture_clause = (to)
 // CHECK-LABEL: func.func @middle
 // CHECK-SAME: omp.declare_target = #omp.declaretarget<device_type = (nohost), capture_clause = (to)
-// Called from the target region and from host code: still nohost (host code
-// does not make a function declare target).
+// Called from the target region and from host code: any, as both sides run
+// it, and so is what it calls.
+// CHECK-LABEL: llvm.func @llvm_leaf
+// CHECK-SAME: omp.declare_target = #omp.declaretarget<device_type = (any), capture_clause = (to)
 // CHECK-LABEL: llvm.func @llvm_callee
-// CHECK-SAME: omp.declare_target = #omp.declaretarget<device_type = (nohost), capture_clause = (to)
+// CHECK-SAME: omp.declare_target = #omp.declaretarget<device_type = (any), capture_clause = (to)
+// Called from the target region and from a host function that host code
+// calls: any as well.
+// CHECK-LABEL: func.func @shared_deep
+// CHECK-SAME: omp.declare_target = #omp.declaretarget<device_type = (any), capture_clause = (to)
+// CHECK-LABEL: func.func @host_helper
+// CHECK-NOT: omp.declare_target
+// CHECK-SAME: {
 // The function holding the target region is not marked.
 // CHECK-LABEL: func.func @host_fn
 // CHECK-NOT: omp.declare_target
@@ -26,8 +35,19 @@ module {
     %r = call @leaf(%x) : (i32) -> i32
     return %r : i32
   }
-  llvm.func @llvm_callee() {
+  llvm.func @llvm_leaf() {
     llvm.return
+  }
+  llvm.func @llvm_callee() {
+    llvm.call @llvm_leaf() : () -> ()
+    llvm.return
+  }
+  func.func @shared_deep() {
+    return
+  }
+  func.func @host_helper() {
+    call @shared_deep() : () -> ()
+    return
   }
   func.func @host_fn() {
     llvm.call @llvm_callee() : () -> ()
@@ -35,6 +55,7 @@ module {
       %c = arith.constant 1 : i32
       %r = func.call @middle(%c) : (i32) -> i32
       llvm.call @llvm_callee() : () -> ()
+      func.call @shared_deep() : () -> ()
       omp.terminator
     }
     return
@@ -97,7 +118,8 @@ module {
 // -----
 
 // A function already marked with another device type becomes any; recursion
-// terminates.
+// terminates. An explicitly nohost function that only device code calls stays
+// nohost.
 // CHECK-LABEL: func.func @recursive
 // CHECK-SAME: device_type = (nohost)
 // CHECK-LABEL: func.func @marked_host
