@@ -95,6 +95,13 @@ plugin::KernelLaunchParams launchParams(int32_t NumTeams, int32_t ThreadLimit,
   P.ThreadLimit = Threads < 0 ? 0 : static_cast<uint32_t>(Threads);
   P.Tripcount = Args->Tripcount;
   P.DynCGroupMem = Args->Version >= 2 ? Args->DynCGroupMem : 0;
+  // Clang fills all three extents for `ompx_bare` kernels, and 0 or 1 in y
+  // and z for every other kernel.
+  if (Args->Version >= 2)
+    for (int D = 0; D < 2; ++D) {
+      P.NumTeamsYZ[D] = Args->NumTeams[D + 1];
+      P.ThreadLimitYZ[D] = Args->ThreadLimit[D + 1];
+    }
   return P;
 }
 

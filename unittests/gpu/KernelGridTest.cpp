@@ -113,4 +113,77 @@ TEST(KernelGrid, ReductionBuffer) {
   EXPECT_EQ(reductionBufferBytes(C), 16384u);
 }
 
+/// An ompx_bare kernel has no kernel environment: its configuration is
+/// all zeros, so its mode reads as ExecModeBare.
+GridRequest bareRequest() {
+  GridRequest R;
+  R.NumTeams = 2;
+  R.NumTeamsYZ[0] = 3;
+  R.NumTeamsYZ[1] = 4;
+  R.ThreadLimit = 64;
+  R.ThreadLimitYZ[0] = 4;
+  R.ThreadLimitYZ[1] = 2;
+  return R;
+}
+
+TEST(KernelGrid, BareIsExactAndThreeDimensional) {
+  KernelConfiguration Bare{};
+  GridLimits L = limits();
+  L.MaxBareThreadsPerBlock = 1024;
+  Grid G{0, 0};
+  // 512 threads per block: over the device runtime's 256, which bare
+  // kernels do not need, and no generic-mode warp is added.
+  EXPECT_EQ(chooseLaunchGrid(Bare, bareRequest(), L, G), "");
+  EXPECT_EQ(G.blocks(0), 2u);
+  EXPECT_EQ(G.blocks(1), 3u);
+  EXPECT_EQ(G.blocks(2), 4u);
+  EXPECT_EQ(G.threads(0), 64u);
+  EXPECT_EQ(G.threads(1), 4u);
+  EXPECT_EQ(G.threads(2), 2u);
+  EXPECT_EQ(G.totalThreadsPerBlock(), 512u);
+  EXPECT_EQ(G.dimensions(), 3u);
+  EXPECT_EQ(G.describe(), "2x3x4 blocks of 64x4x2 threads");
+}
+
+TEST(KernelGrid, BareMissingExtentsAreOne) {
+  GridRequest R;
+  R.NumTeams = 5;
+  R.ThreadLimit = 32;
+  R.ThreadLimitYZ[0] = 2;
+  Grid G{0, 0};
+  EXPECT_EQ(chooseLaunchGrid(KernelConfiguration{}, R, limits(), G), "");
+  EXPECT_EQ(G.blocks(1), 1u);
+  EXPECT_EQ(G.blocks(2), 1u);
+  EXPECT_EQ(G.threads(1), 2u);
+  EXPECT_EQ(G.threads(2), 1u);
+  EXPECT_EQ(G.dimensions(), 2u);
+  EXPECT_EQ(G.describe(), "5 blocks of 32x2x1 threads");
+}
+
+TEST(KernelGrid, BareBlockOverTheDeviceLimitIsRefused) {
+  GridLimits L = limits();
+  L.MaxBareThreadsPerBlock = 256;
+  Grid G{0, 0};
+  EXPECT_EQ(chooseLaunchGrid(KernelConfiguration{}, bareRequest(), L, G),
+            "the ompx_bare thread_limit(64,4,2) asks for 512 threads per "
+            "block, more than the 256 this kernel may use");
+}
+
+TEST(KernelGrid, OpenMPKernelsStayOneDimensional) {
+  // y and z extents do not reach a kernel of the device runtime, and a bare
+  // kernel without clauses gets the defaults.
+  GridRequest R = bareRequest();
+  Grid G{0, 0};
+  EXPECT_EQ(chooseLaunchGrid(config(ExecModeSPMD), R, limits(), G), "");
+  EXPECT_EQ(G.Blocks, 2u);
+  EXPECT_EQ(G.ThreadsPerBlock, 64u);
+  EXPECT_EQ(G.dimensions(), 1u);
+  EXPECT_EQ(G.describe(), "2 blocks of 64 threads");
+  EXPECT_EQ(chooseLaunchGrid(KernelConfiguration{}, GridRequest(), limits(), G),
+            "");
+  EXPECT_EQ(G.Blocks, 40u);
+  EXPECT_EQ(G.ThreadsPerBlock, 128u);
+  EXPECT_EQ(G.dimensions(), 1u);
+}
+
 } // namespace

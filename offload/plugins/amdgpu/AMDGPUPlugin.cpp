@@ -419,7 +419,9 @@ public:
                       const KernelLaunchParams &Params,
                       __tgt_async_info *) override {
     auto *Kernel = static_cast<AMDGPUKernel *>(Handle);
-    Grid TheGrid = gridFor(*Kernel, Params);
+    Grid TheGrid{0, 0};
+    if (Status S = gridFor(*Kernel, Params, TheGrid))
+      return S;
     // The queue stops for good at a kernel's fault: say so rather than
     // queue work that will never run.
     if (hsa_status_t Failed = QueueError.load())
@@ -494,7 +496,8 @@ private:
 
   /// The launch's grid: what the kernel's environment and \p Params ask
   /// for, within the agent's limits.
-  Grid gridFor(const AMDGPUKernel &Kernel, const KernelLaunchParams &Params) {
+  Status gridFor(const AMDGPUKernel &Kernel, const KernelLaunchParams &Params,
+                 Grid &Out) {
     GridLimits Limits;
     Limits.MaxThreadsPerBlock = 256;
     if (MaxWorkgroupSize && MaxWorkgroupSize < 256)
@@ -507,7 +510,17 @@ private:
     Request.NumTeams = Params.NumTeams;
     Request.ThreadLimit = Params.ThreadLimit;
     Request.Tripcount = Params.Tripcount;
-    return chooseGrid(Kernel.Config, Request, Limits);
+    for (int D = 0; D < 2; ++D) {
+      Request.NumTeamsYZ[D] = Params.NumTeamsYZ[D];
+      Request.ThreadLimitYZ[D] = Params.ThreadLimitYZ[D];
+    }
+    Limits.MaxBareThreadsPerBlock = MaxWorkgroupSize ? MaxWorkgroupSize : 1024;
+    std::string Refused = chooseLaunchGrid(Kernel.Config, Request, Limits, Out);
+    if (!Refused.empty())
+      return Status::error("%s: cannot launch kernel '%s': %s",
+                           deviceText().c_str(), Kernel.Name.c_str(),
+                           Refused.c_str());
+    return Status::ok();
   }
 
   /// Allocates and fills the kernel arguments: the launch environment (and
@@ -555,9 +568,13 @@ private:
     for (uint32_t I = 0; I < NumArgs; ++I)
       Words[I + 1] = reinterpret_cast<uint64_t>(Args[I]);
     auto *Implicit = static_cast<uint8_t *>(Kernargs) + Explicit;
-    uint32_t BlockCount[3] = {TheGrid.Blocks, 1, 1};
-    uint16_t GroupSize[3] = {uint16_t(TheGrid.ThreadsPerBlock), 1, 1};
-    uint16_t GridDims = 1;
+    uint32_t BlockCount[3];
+    uint16_t GroupSize[3];
+    for (int D = 0; D < 3; ++D) {
+      BlockCount[D] = TheGrid.blocks(D);
+      GroupSize[D] = uint16_t(TheGrid.threads(D));
+    }
+    uint16_t GridDims = TheGrid.dimensions();
     std::memcpy(Implicit + 0, BlockCount, sizeof(BlockCount));
     std::memcpy(Implicit + 12, GroupSize, sizeof(GroupSize));
     std::memcpy(Implicit + 64, &GridDims, sizeof(GridDims));
@@ -585,13 +602,14 @@ private:
     auto *Packet =
         static_cast<hsa_kernel_dispatch_packet_t *>(Q->base_address) +
         (Index % Q->size);
-    Packet->workgroup_size_x = uint16_t(TheGrid.ThreadsPerBlock);
-    Packet->workgroup_size_y = 1;
-    Packet->workgroup_size_z = 1;
+    // HSA counts the grid in work-items, not work-groups.
+    Packet->workgroup_size_x = uint16_t(TheGrid.threads(0));
+    Packet->workgroup_size_y = uint16_t(TheGrid.threads(1));
+    Packet->workgroup_size_z = uint16_t(TheGrid.threads(2));
     Packet->reserved0 = 0;
-    Packet->grid_size_x = TheGrid.Blocks * TheGrid.ThreadsPerBlock;
-    Packet->grid_size_y = 1;
-    Packet->grid_size_z = 1;
+    Packet->grid_size_x = TheGrid.blocks(0) * TheGrid.threads(0);
+    Packet->grid_size_y = TheGrid.blocks(1) * TheGrid.threads(1);
+    Packet->grid_size_z = TheGrid.blocks(2) * TheGrid.threads(2);
     Packet->private_segment_size = Kernel.PrivateSize;
     Packet->group_segment_size = Kernel.GroupSize + DynCGroupMem;
     Packet->kernel_object = Kernel.KernelObject;
@@ -605,7 +623,8 @@ private:
                  << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
         uint16_t(HSA_FENCE_SCOPE_SYSTEM
                  << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
-    uint16_t Setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+    uint16_t Setup = TheGrid.dimensions()
+                     << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
     // The packet becomes valid when its header is written, last and
     // atomically with the setup field.
     __atomic_store_n(reinterpret_cast<uint32_t *>(Packet),

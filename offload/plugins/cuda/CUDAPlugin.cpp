@@ -365,7 +365,9 @@ public:
     auto *Kernel = static_cast<CUDAKernel *>(Handle);
     if (Status S = makeCurrent())
       return S;
-    Grid TheGrid = gridFor(*Kernel, Params);
+    Grid TheGrid{0, 0};
+    if (Status S = gridFor(*Kernel, Params, TheGrid))
+      return S;
     return withStream(Async, [&](StreamRecord &Record) -> Status {
       if (Status S = queueLaunch(*Kernel, Args, NumArgs, TheGrid,
                                  Params.DynCGroupMem, Record))
@@ -555,7 +557,8 @@ private:
 
   /// The launch's grid: what the kernel's environment and \p Params ask
   /// for, within the device's and the kernel's limits.
-  Grid gridFor(const CUDAKernel &Kernel, const KernelLaunchParams &Params) {
+  Status gridFor(const CUDAKernel &Kernel, const KernelLaunchParams &Params,
+                 Grid &Out) {
     GridLimits Limits;
     Limits.MaxThreadsPerBlock = 256;
     if (MaxThreadsPerBlock > 0 && uint32_t(MaxThreadsPerBlock) < 256)
@@ -570,7 +573,18 @@ private:
     Request.NumTeams = Params.NumTeams;
     Request.ThreadLimit = Params.ThreadLimit;
     Request.Tripcount = Params.Tripcount;
-    return chooseGrid(Kernel.Config, Request, Limits);
+    for (int D = 0; D < 2; ++D) {
+      Request.NumTeamsYZ[D] = Params.NumTeamsYZ[D];
+      Request.ThreadLimitYZ[D] = Params.ThreadLimitYZ[D];
+    }
+    Limits.MaxBareThreadsPerBlock =
+        Kernel.MaxThreads ? Kernel.MaxThreads : 1024;
+    std::string Refused = chooseLaunchGrid(Kernel.Config, Request, Limits, Out);
+    if (!Refused.empty())
+      return Status::error("%s: cannot launch kernel '%s': %s",
+                           deviceText().c_str(), Kernel.Name.c_str(),
+                           Refused.c_str());
+    return Status::ok();
   }
 
   /// Queues \p Kernel on \p Record's stream, after the copy of its launch
@@ -614,12 +628,14 @@ private:
     for (uint32_t I = 0; I <= NumArgs; ++I)
       Pointers[I] = &Values[I];
     if (CUresult R = API.cuLaunchKernel(
-            Kernel.Function, TheGrid.Blocks, 1, 1, TheGrid.ThreadsPerBlock, 1,
-            1, DynCGroupMem, Record.Stream, Pointers.data(), nullptr))
-      return Status::error("%s: launching kernel '%s' with %u blocks of %u "
-                           "threads failed: cuLaunchKernel returned %s",
+            Kernel.Function, TheGrid.blocks(0), TheGrid.blocks(1),
+            TheGrid.blocks(2), TheGrid.threads(0), TheGrid.threads(1),
+            TheGrid.threads(2), DynCGroupMem, Record.Stream, Pointers.data(),
+            nullptr))
+      return Status::error("%s: launching kernel '%s' with %s failed: "
+                           "cuLaunchKernel returned %s",
                            deviceText().c_str(), Kernel.Name.c_str(),
-                           TheGrid.Blocks, TheGrid.ThreadsPerBlock,
+                           TheGrid.describe().c_str(),
                            Driver.describe(R).c_str());
     Record.LastKernel = Kernel.Name;
     ++Record.KernelsSinceWait;

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace offload {
 namespace plugin {
@@ -51,6 +52,7 @@ static_assert(sizeof(LaunchEnvironmentLayout) == 16,
               "layout of KernelLaunchEnvironmentTy changed");
 
 /// Execution mode bits (OMPTgtExecModeFlags).
+using ompx::ExecModeBare;
 using ompx::ExecModeGeneric;
 using ompx::ExecModeSPMD;
 
@@ -65,6 +67,9 @@ struct GridLimits {
   uint32_t DefaultBlocks = 1;
   /// Threads that run in lockstep (NVIDIA warp, AMD wavefront).
   uint32_t WarpSize = 32;
+  /// The device's own limit on threads per block, which is what an
+  /// `ompx_bare` kernel may use: it keeps no state of the device runtime.
+  uint32_t MaxBareThreadsPerBlock = 1024;
 };
 
 /// What the construct asked for (zero: unspecified).
@@ -72,12 +77,71 @@ struct GridRequest {
   uint32_t NumTeams = 0;
   uint32_t ThreadLimit = 0;
   uint64_t Tripcount = 0;
+  /// The y and z extents of an `ompx_bare` kernel's num_teams(x,y,z) and
+  /// thread_limit(x,y,z) clauses (zero: not given, which means 1).
+  uint32_t NumTeamsYZ[2] = {0, 0};
+  uint32_t ThreadLimitYZ[2] = {0, 0};
 };
 
+/// A launch grid. The OpenMP kernels of the device runtime are
+/// one-dimensional (x); only `ompx_bare` kernels get y and z extents.
 struct Grid {
   uint32_t Blocks;
   uint32_t ThreadsPerBlock;
+  uint32_t BlocksYZ[2] = {1, 1};
+  uint32_t ThreadsYZ[2] = {1, 1};
+
+  uint32_t blocks(int Dim) const { return Dim ? BlocksYZ[Dim - 1] : Blocks; }
+  uint32_t threads(int Dim) const {
+    return Dim ? ThreadsYZ[Dim - 1] : ThreadsPerBlock;
+  }
+  uint64_t totalThreadsPerBlock() const {
+    return uint64_t(ThreadsPerBlock) * ThreadsYZ[0] * ThreadsYZ[1];
+  }
+  /// Dimensions in use (1 to 3), as HSA's dispatch packet records them.
+  uint16_t dimensions() const {
+    if (BlocksYZ[1] != 1 || ThreadsYZ[1] != 1)
+      return 3;
+    return BlocksYZ[0] != 1 || ThreadsYZ[0] != 1 ? 2 : 1;
+  }
+  /// "8 blocks of 128 threads", or with three extents each
+  /// "2x3x4 blocks of 8x4x2 threads", for messages.
+  std::string describe() const {
+    auto Extents = [](uint32_t X, const uint32_t YZ[2]) {
+      std::string Text = std::to_string(X);
+      if (YZ[0] != 1 || YZ[1] != 1)
+        Text += "x" + std::to_string(YZ[0]) + "x" + std::to_string(YZ[1]);
+      return Text;
+    };
+    return Extents(Blocks, BlocksYZ) + " blocks of " +
+           Extents(ThreadsPerBlock, ThreadsYZ) + " threads";
+  }
 };
+
+/// An `ompx_bare` kernel (no kernel environment, so its mode reads as
+/// ExecModeBare) launched with both clauses: CUDA-style, the grid and block
+/// are exactly what the clauses say, in three dimensions. Nothing is
+/// clamped (a kernel indexing by the ids it was promised would silently
+/// skip work); a block over the device's limit is refused.
+inline bool isBareLaunch(const KernelConfiguration &Config,
+                         const GridRequest &Request) {
+  return Config.ExecMode == ExecModeBare && Request.NumTeams > 0 &&
+         Request.ThreadLimit > 0;
+}
+
+/// The grid of a bare launch (see isBareLaunch): an unspecified y or z
+/// extent is 1. Returns false when the block has more threads than
+/// \p Limits allow for bare kernels.
+inline bool chooseBareGrid(const GridRequest &Request, const GridLimits &Limits,
+                           Grid &Out) {
+  auto OrOne = [](uint32_t Value) { return Value ? Value : 1u; };
+  Out = Grid{Request.NumTeams, Request.ThreadLimit};
+  for (int D = 0; D < 2; ++D) {
+    Out.BlocksYZ[D] = OrOne(Request.NumTeamsYZ[D]);
+    Out.ThreadsYZ[D] = OrOne(Request.ThreadLimitYZ[D]);
+  }
+  return Out.totalThreadsPerBlock() <= Limits.MaxBareThreadsPerBlock;
+}
 
 /// Threads: the thread_limit clause, else the kernel's compiled maximum,
 /// else the default; at least the kernel's minimum; one more warp for a
@@ -117,6 +181,25 @@ inline Grid chooseGrid(const KernelConfiguration &Config,
     Blocks = uint64_t(Config.MinTeams);
   Blocks = Clamp(Blocks, 1, Limits.MaxBlocks);
   return Grid{uint32_t(Blocks), uint32_t(Threads)};
+}
+
+/// The grid of any launch: a bare launch's exact 3-D grid (chooseBareGrid),
+/// else chooseGrid's. Returns an empty string, or why the launch cannot run
+/// (for the plugin's message, which names the kernel and device).
+inline std::string chooseLaunchGrid(const KernelConfiguration &Config,
+                                    const GridRequest &Request,
+                                    const GridLimits &Limits, Grid &Out) {
+  if (!isBareLaunch(Config, Request)) {
+    Out = chooseGrid(Config, Request, Limits);
+    return std::string();
+  }
+  if (chooseBareGrid(Request, Limits, Out))
+    return std::string();
+  return "the ompx_bare thread_limit(" + std::to_string(Out.threads(0)) + "," +
+         std::to_string(Out.threads(1)) + "," + std::to_string(Out.threads(2)) +
+         ") asks for " + std::to_string(Out.totalThreadsPerBlock()) +
+         " threads per block, more than the " +
+         std::to_string(Limits.MaxBareThreadsPerBlock) + " this kernel may use";
 }
 
 /// Bytes of the teams-reduction buffer a kernel needs (0: none).

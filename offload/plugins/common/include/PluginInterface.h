@@ -123,6 +123,11 @@ struct KernelLaunchParams {
   uint32_t ThreadLimit = 0;
   uint64_t Tripcount = 0;
   uint32_t DynCGroupMem = 0;
+  /// The y and z extents of an `ompx_bare` kernel's num_teams(x,y,z) and
+  /// thread_limit(x,y,z) clauses (0: not given); NumTeams and ThreadLimit
+  /// are the x extents.
+  uint32_t NumTeamsYZ[2] = {0, 0};
+  uint32_t ThreadLimitYZ[2] = {0, 0};
 };
 
 /// A loaded image and a kernel inside it; both are owned by the device that
