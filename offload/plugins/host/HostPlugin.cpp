@@ -218,6 +218,47 @@ void callGPUStyleKernel(void *Context, void *LaunchEnvironment) {
   callKernel(*static_cast<const KernelCall *>(Context), LaunchEnvironment);
 }
 
+/// Calls a host-style kernel. It never reads its launch environment; it
+/// still gets a valid, zeroed one, as a GPU-style kernel would.
+void callHostStyleKernel(void *Context) {
+  alignas(16) char LaunchEnvironment[64] = {};
+  callKernel(*static_cast<const KernelCall *>(Context), LaunchEnvironment);
+}
+
+bool hostPluginDebug() {
+  static const bool Enabled = [] {
+    const char *Env = getenv("LIBOMPTARGET_DEBUG");
+    return Env && *Env && strtol(Env, nullptr, 0) != 0;
+  }();
+  return Enabled;
+}
+
+/// Runs a host-style kernel where it sees the device's initial thread. It
+/// asks the host's libomp who it is, so from inside an active host parallel
+/// region it must not run on the launching thread (InitialThreads.h).
+Status launchHostStyleKernel(const HostKernel &Kernel, KernelCall &Call) {
+  offload::host::HostNesting Nesting = offload::host::hostNesting();
+  bool HandOff = offload::host::needsInitialThread(Nesting);
+  // One line per launch says where it ran: tests count the hand-offs.
+  if (hostPluginDebug())
+    fprintf(stderr,
+            "omptarget --> host plugin: kernel %s runs on %s (host level %d, "
+            "active level %d)\n",
+            Kernel.Name.c_str(),
+            HandOff ? "a device initial thread" : "the launching thread",
+            Nesting.Level, Nesting.ActiveLevel);
+  if (!HandOff) {
+    callHostStyleKernel(&Call);
+    return Status::ok();
+  }
+  std::string Error;
+  if (!offload::host::runOnInitialThread(callHostStyleKernel, &Call, Error))
+    return Status::error("cannot launch kernel '%s' of %s: %s",
+                         Kernel.Name.c_str(),
+                         Kernel.Image->Description.c_str(), Error.c_str());
+  return Status::ok();
+}
+
 class HostDevice final : public SynchronousPluginDevice {
 public:
   HostDevice(int32_t Id, int32_t NumDevices)
@@ -342,19 +383,8 @@ public:
                            "with %u arguments",
                            Kernel->Name.c_str(), NumArgs + Extra);
     KernelCall Call{&Cif, Kernel->Function, Args, NumArgs};
-    if (Kernel->Style == KernelStyle::Host) {
-      // Host-style code never reads its launch environment; it still gets a
-      // valid, zeroed one, as a GPU-style kernel would.
-      alignas(16) char LaunchEnvironment[64] = {};
-      // It asks the host's libomp who it is: from inside a host parallel
-      // region it must not run on the launching thread (InitialThreads.h).
-      if (offload::host::insideHostParallelRegion())
-        offload::host::runOnInitialThread(
-            [&] { callKernel(Call, LaunchEnvironment); });
-      else
-        callKernel(Call, LaunchEnvironment);
-      return Status::ok();
-    }
+    if (Kernel->Style == KernelStyle::Host)
+      return launchHostStyleKernel(*Kernel, Call);
     if (!Kernel->Launch)
       return Status::error(
           "kernel '%s' in %s is a GPU-style kernel (it has a "

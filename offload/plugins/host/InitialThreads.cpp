@@ -9,10 +9,13 @@
 #include "InitialThreads.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <semaphore.h>
 
-#include <condition_variable>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace offload {
@@ -20,30 +23,57 @@ namespace host {
 
 namespace {
 
-/// One parked thread waiting for a kernel to run.
-struct InitialThread {
-  std::mutex Lock;
-  std::condition_variable Wake;
-  const std::function<void()> *Body = nullptr;
-  bool Finished = false;
+/// sem_wait, restarted after signals.
+void waitFor(sem_t &Semaphore) {
+  while (sem_wait(&Semaphore) != 0 && errno == EINTR) {
+  }
+}
 
-  void loop() {
-    std::unique_lock<std::mutex> Guard(Lock);
+/// Makes the libomp teams of the calling thread (a new root) sleep as soon
+/// as they wait, unless the user chose KMP_BLOCKTIME. libomp's workers spin
+/// 200 ms after each parallel region by default; between the kernels of a
+/// time-step loop that is all the time, and the spinning workers take the
+/// CPUs that the launching thread (waking up when its kernel is done) and
+/// the next kernel's own workers need, which on a machine with few cores
+/// stalls every launch for whole scheduler slices.
+void stopSpinningBetweenKernels() {
+  if (getenv("KMP_BLOCKTIME"))
+    return;
+  using SetBlocktimeFn = void (*)(int);
+  if (auto SetBlocktime = reinterpret_cast<SetBlocktimeFn>(
+          dlsym(RTLD_DEFAULT, "kmp_set_blocktime")))
+    SetBlocktime(0);
+}
+
+/// One parked thread waiting for a kernel to run. The launching thread
+/// posts Start and waits on Done; semaphores, not a condition variable,
+/// so each direction costs one wake-up and neither side has to re-acquire
+/// a mutex the other still holds.
+struct InitialThread {
+  sem_t Start;
+  sem_t Done;
+  void (*Body)(void *) = nullptr;
+  void *Context = nullptr;
+
+  InitialThread() {
+    sem_init(&Start, 0, 0);
+    sem_init(&Done, 0, 0);
+  }
+
+  static void *main(void *Self) {
+    auto *Thread = static_cast<InitialThread *>(Self);
+    stopSpinningBetweenKernels();
     for (;;) {
-      Wake.wait(Guard, [&] { return Body != nullptr; });
-      const std::function<void()> *Job = Body;
-      Guard.unlock();
-      (*Job)();
-      Guard.lock();
-      Body = nullptr;
-      Finished = true;
-      Wake.notify_all();
+      waitFor(Thread->Start);
+      Thread->Body(Thread->Context);
+      sem_post(&Thread->Done);
     }
+    return nullptr;
   }
 };
 
-/// Idle threads; never destroyed (they outlive static destructors, and a
-/// parked thread costs only its stack).
+/// Idle threads, the most recently used last; never destroyed (they outlive
+/// static destructors, and a parked thread costs only its stack).
 struct Pool {
   std::mutex Lock;
   std::vector<InitialThread *> Idle;
@@ -54,18 +84,44 @@ Pool &pool() {
   return *Instance;
 }
 
+/// A new parked thread, or null with \p Error set.
+InitialThread *startThread(std::string &Error) {
+  auto *Thread = new InitialThread();
+  pthread_t Handle;
+  int Code = pthread_create(&Handle, nullptr, InitialThread::main, Thread);
+  if (Code != 0) {
+    Error = std::string("cannot start a device initial thread: ") +
+            strerror(Code);
+    delete Thread;
+    return nullptr;
+  }
+  // Its libomp workers inherit the name, so `top -H` and profilers show
+  // the device's threads apart from the host's.
+  pthread_setname_np(Handle, "omp-device-init");
+  pthread_detach(Handle);
+  return Thread;
+}
+
 } // namespace
 
-bool insideHostParallelRegion() {
+HostNesting hostNesting() {
   using LevelFn = int (*)();
   // libomp is in the process whenever an OpenMP program runs; looked up
   // once, not linked, so the plugin does not pin one libomp.
   static LevelFn Level =
       reinterpret_cast<LevelFn>(dlsym(RTLD_DEFAULT, "omp_get_level"));
-  return Level && Level() > 0;
+  static LevelFn ActiveLevel =
+      reinterpret_cast<LevelFn>(dlsym(RTLD_DEFAULT, "omp_get_active_level"));
+  HostNesting Nesting;
+  if (Level && ActiveLevel) {
+    Nesting.Level = Level();
+    Nesting.ActiveLevel = ActiveLevel();
+  }
+  return Nesting;
 }
 
-void runOnInitialThread(const std::function<void()> &Body) {
+bool runOnInitialThread(void (*Body)(void *), void *Context,
+                        std::string &Error) {
   InitialThread *Thread = nullptr;
   {
     Pool &P = pool();
@@ -75,20 +131,16 @@ void runOnInitialThread(const std::function<void()> &Body) {
       P.Idle.pop_back();
     }
   }
-  if (!Thread) {
-    Thread = new InitialThread();
-    std::thread([Thread] { Thread->loop(); }).detach();
-  }
-  {
-    std::unique_lock<std::mutex> Guard(Thread->Lock);
-    Thread->Finished = false;
-    Thread->Body = &Body;
-    Thread->Wake.notify_all();
-    Thread->Wake.wait(Guard, [&] { return Thread->Finished; });
-  }
+  if (!Thread && !(Thread = startThread(Error)))
+    return false;
+  Thread->Body = Body;
+  Thread->Context = Context;
+  sem_post(&Thread->Start);
+  waitFor(Thread->Done);
   Pool &P = pool();
   std::lock_guard<std::mutex> Guard(P.Lock);
   P.Idle.push_back(Thread);
+  return true;
 }
 
 } // namespace host
