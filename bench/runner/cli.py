@@ -11,6 +11,7 @@ import time
 
 from . import machine, report
 from .indirect import indirect_figures, measure_indirect
+from .launch import launch_figures, measure_launch
 from .link import link_figures, measure_link
 from .plot import plot_speedups
 from .profiles import PROFILES
@@ -53,7 +54,8 @@ def parse_args(argv):
                         help="size of the map(tofrom) array in MiB "
                              "(default 1024; 64 with --quick)")
     parser.add_argument("--only",
-                        choices=("runtime", "link", "indirect", "stream"),
+                        choices=("runtime", "launch", "link", "indirect",
+                                 "stream"),
                         action="append",
                         help="measure only these groups (repeatable)")
     parser.add_argument("--link-programs-with", choices=("ours", "upstream"),
@@ -119,7 +121,7 @@ def main(argv=None):
     about = machine.describe(toolchain.llvm_version(), REPO,
                              toolchain.build_dir)
 
-    groups = args.only or ["runtime", "indirect", "link", "stream"]
+    groups = args.only or ["runtime", "launch", "indirect", "link", "stream"]
     figures, runtime_info = [], None
     if "runtime" in groups:
         rt = runtime_figures(profile)
@@ -128,6 +130,11 @@ def main(argv=None):
                                        args.timeout)
         notes += runtime_info["notes"]
         figures += rt
+    if "launch" in groups:
+        la = launch_figures(profile)
+        measure_launch(toolchain, profile, la, args.link_programs_with, log,
+                       args.timeout)
+        figures += la
     if "indirect" in groups:
         ind = indirect_figures(profile)
         measure_indirect(toolchain, profile, ind, log, args.timeout)
