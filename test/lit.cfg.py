@@ -39,6 +39,16 @@ for var in ("HOME", "TMPDIR", "OMP_NUM_THREADS"):
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root,
                                                     "cache")
 config.environment["OFFLOAD_WRAPPER_CACHE"] = "0"
+# `--param wrapper_cache=on` (or OFFLOAD_TEST_WRAPPER_CACHE=on): the cache on,
+# as users get it, in a directory of this run's own, emptied first (ctest's
+# `lit-e2e-wrapper-cache` runs test/e2e so; docs/Testing.md).
+if lit_config.params.get("wrapper_cache",
+                         os.environ.get("OFFLOAD_TEST_WRAPPER_CACHE",
+                                        "")) in ("on", "1"):
+    cache_home = os.path.join(config.test_exec_root, "wrapper-cache-on")
+    shutil.rmtree(cache_home, ignore_errors=True)
+    config.environment["XDG_CACHE_HOME"] = cache_home
+    config.environment["OFFLOAD_WRAPPER_CACHE"] = "1"
 # Tests choose the runtime explicitly; never inherit one from the caller.
 for var in list(config.environment):
     if var.startswith(("LIBOMPTARGET_", "OMP_", "LD_LIBRARY_PATH")):

@@ -20,6 +20,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/xxhash.h"
 
 #include <link.h>
 
@@ -42,8 +43,14 @@ Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef Path) {
   return std::move(*Buffer);
 }
 
-std::string sha256(StringRef Bytes) {
-  return toHex(SHA256::hash(arrayRefFromStringRef(Bytes)), /*LowerCase=*/true);
+/// The digest a record keeps of a file's contents. XXH3-128, not SHA-256:
+/// a CPU link reads tens of megabytes of libraries (flang_rt alone is
+/// 29 MB), and SHA-256 of them would double the time of a miss; the record
+/// guards against changed files, not against crafted collisions.
+std::string contentDigest(StringRef Bytes) {
+  XXH128_hash_t Hash = xxh3_128bits(arrayRefFromStringRef(Bytes));
+  return utohexstr(Hash.high64, /*LowerCase=*/true, 16) +
+         utohexstr(Hash.low64, /*LowerCase=*/true, 16);
 }
 
 /// The identity of \p Path as the link named it (absolute): its size and
@@ -210,7 +217,7 @@ std::vector<RecordedRead> recordReads(const DeviceLinkDependencies &Read) {
     if (!stampOf(File, Record))
       continue;
     Record.Kind = ReadKind::File;
-    Record.Digest = sha256((*Buffer)->getBuffer());
+    Record.Digest = contentDigest((*Buffer)->getBuffer());
     Records.push_back(std::move(Record));
   }
   // A linker reports a library once per search that finds it.
@@ -247,7 +254,7 @@ std::string findChangedRead(ArrayRef<RecordedRead> Reads) {
     Expected<std::unique_ptr<MemoryBuffer>> Buffer = readFile(Then.Path);
     if (!Buffer)
       return toString(Buffer.takeError());
-    if (sha256((*Buffer)->getBuffer()) != Then.Digest)
+    if (contentDigest((*Buffer)->getBuffer()) != Then.Digest)
       return "'" + Then.Path + "' changed";
   }
   return std::string();

@@ -65,7 +65,8 @@ struct RecordedRead {
   uint64_t Size = 0;
   /// Nanoseconds since the epoch.
   int64_t ModificationTime = 0;
-  /// Files: the SHA-256 of their contents; programs: their real path.
+  /// Files: a digest of their contents (XXH3-128); programs: their real
+  /// path.
   std::string Digest;
 };
 
