@@ -83,8 +83,16 @@ public:
     if (Objects.empty())
       return createStringError("the " + What + " device link has no input");
 
-    std::vector<std::string> Argv = {*Lld, "--no-undefined", "-shared", "-o",
-                                     Job.Output};
+    // -Bsymbolic: the LTO resolution above treats every definition as final
+    // in this image (dso_local, PC-relative references), and that is how the
+    // HSA loader binds a code object: nothing preempts its definitions. Without
+    // it ld.lld must treat default-visibility definitions of a shared object
+    // as preemptible (OpenMP's `critical` lock `_gomp_critical_user_*`,
+    // Flang's `_QQcl*` string constants) and rejects the PC-relative
+    // references to them.
+    std::vector<std::string> Argv = {*Lld, "--no-undefined", "-shared",
+                                     "-Bsymbolic"};
+    Argv.insert(Argv.end(), {"-o", Job.Output});
     Argv.insert(Argv.end(), Options.LinkerPassThrough.begin(),
                 Options.LinkerPassThrough.end());
     Argv.insert(Argv.end(), Objects.begin(), Objects.end());
