@@ -147,10 +147,22 @@ private:
   const CompilerOptions &Opts;
   raw_ostream &Log;
   mlir::MLIRContext Context;
+  SourceMgr SM;
+  std::unique_ptr<mlir::SourceMgrDiagnosticHandler> Diagnostics;
   mlir::OwningOpRef<mlir::ModuleOp> Input;
   LLVMContext LLVMCtx;
 
+  /// Registers the dialects and parses the input into Input.
+  Error parseInput();
   Expected<std::unique_ptr<Module>> translate(Target &T, StringRef HostIRPath);
+  /// The device compilation for \p TripleName, with its architecture.
+  Expected<Target> deviceTarget(StringRef TripleName) const;
+  /// The offload binary of the device image for \p TripleName.
+  Expected<SmallString<0>> compileDevice(StringRef TripleName,
+                                         StringRef HostBC);
+  /// Embeds \p Binaries in \p HostIR and writes the fat object.
+  Error writeObject(Module &HostIR, const Target &Host,
+                    ArrayRef<SmallString<0>> Binaries);
   void verbose(const Twine &Message) {
     if (Opts.Verbose)
       Log << Opts.ToolName << ": " << Message << "\n";
@@ -240,7 +252,7 @@ Expected<std::unique_ptr<Module>> Driver::translate(Target &T,
   return std::move(IR);
 }
 
-Error Driver::run() {
+Error Driver::parseInput() {
   mlir::DialectRegistry Registry;
   Registry.insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
                   mlir::cf::ControlFlowDialect, mlir::DLTIDialect,
@@ -258,12 +270,114 @@ Error Driver::run() {
       mlir::openInputFile(Opts.Input, &Message);
   if (!Buffer)
     return failure("cannot read '" + Opts.Input + "': " + Message);
-  SourceMgr SM;
   SM.AddNewSourceBuffer(std::move(Buffer), SMLoc());
-  mlir::SourceMgrDiagnosticHandler Diagnostics(SM, &Context, Log);
+  // Reports errors with file:line:col for the whole compilation.
+  Diagnostics =
+      std::make_unique<mlir::SourceMgrDiagnosticHandler>(SM, &Context, Log);
   Input = mlir::parseSourceFile<mlir::ModuleOp>(SM, &Context);
   if (!Input)
     return failure("cannot parse '" + Opts.Input + "' (see the errors above)");
+  return Error::success();
+}
+
+Expected<Target> Driver::deviceTarget(StringRef TripleName) const {
+  Target Dev;
+  Dev.TT = Triple(TripleName);
+  Dev.IsDevice = true;
+  Dev.IsGPU = Dev.TT.isNVPTX() || Dev.TT.isAMDGPU();
+  if (Dev.IsGPU) {
+    for (const std::string &Arch : Opts.Archs)
+      if (tripleForOffloadArch(Arch) == TripleName)
+        Dev.Arch = Arch;
+    if (Dev.Arch.empty())
+      return failure("offload target '" + TripleName +
+                     "' needs an architecture: pass --offload-arch=" +
+                     (Dev.TT.isNVPTX() ? "sm_XX" : "gfxNNN"));
+  } else if (Dev.TT.getArch() == Triple::x86_64 ||
+             Dev.TT.getArch() == Triple::aarch64) {
+    Dev.Arch = "generic";
+  } else {
+    return failure("unsupported offload target '" + TripleName + "'");
+  }
+  if (Error E =
+          createTargetMachine(Dev.TT, Dev.IsGPU ? Dev.Arch : "", Opts.OptLevel)
+              .moveInto(Dev.TM))
+    return std::move(E);
+  return std::move(Dev);
+}
+
+Expected<SmallString<0>> Driver::compileDevice(StringRef TripleName,
+                                               StringRef HostBC) {
+  Expected<Target> DevOrErr = deviceTarget(TripleName);
+  if (!DevOrErr)
+    return DevOrErr.takeError();
+  Target &Dev = *DevOrErr;
+  std::unique_ptr<Module> DevIR;
+  if (Error E = translate(Dev, HostBC).moveInto(DevIR))
+    return std::move(E);
+  verbose("optimizing the device module for " + TripleName);
+  optimize(*DevIR, *Dev.TM, Opts.OptLevel);
+
+  object::OffloadBinary::OffloadingImage Image;
+  Image.TheOffloadKind = object::OFK_OpenMP;
+  Image.StringData["triple"] = TripleName;
+  Image.StringData["arch"] = Dev.Arch;
+  SmallString<0> Bytes;
+  if (Dev.IsGPU) {
+    // Bitcode, as clang's -foffload-lto: the wrapper's device link runs
+    // LTO with the device runtime, then ptxas/nvlink or lld.
+    raw_svector_ostream OS(Bytes);
+    WriteBitcodeToFile(*DevIR, OS);
+    Image.TheImageKind = object::IMG_Bitcode;
+  } else {
+    // The CPU device gets a relocatable object, as clang's.
+    Expected<SmallString<0>> Obj = offload::emitObject(*DevIR);
+    if (!Obj)
+      return failure("cannot compile the device module for " + TripleName +
+                     ": " + toString(Obj.takeError()));
+    Bytes = std::move(*Obj);
+    Image.TheImageKind = object::IMG_Object;
+  }
+  Image.Image =
+      MemoryBuffer::getMemBuffer(StringRef(Bytes.data(), Bytes.size()), "",
+                                 /*RequiresNullTerminator=*/false);
+  SmallString<0> Binary = object::OffloadBinary::write(Image);
+  verbose("device image for " + TripleName + " (" + Dev.Arch +
+          "): " + Twine(Bytes.size()) + " bytes");
+  return std::move(Binary);
+}
+
+Error Driver::writeObject(Module &HostIR, const Target &Host,
+                          ArrayRef<SmallString<0>> Binaries) {
+  for (const SmallString<0> &Binary : Binaries)
+    embedBufferInModule(HostIR, MemoryBufferRef(Binary.str(), "offload"),
+                        offload::OffloadSectionName,
+                        Align(object::OffloadBinary::getAlignment()));
+  verbose("optimizing and compiling the host module");
+  optimize(HostIR, *Host.TM, Opts.OptLevel);
+  Expected<SmallString<0>> HostObj = offload::emitObject(HostIR);
+  if (!HostObj)
+    return failure("cannot compile the host module: " +
+                   toString(HostObj.takeError()));
+
+  std::error_code EC;
+  ToolOutputFile Out(Opts.Output, EC, sys::fs::OF_None);
+  if (EC)
+    return failure("cannot write '" + Opts.Output + "': " + EC.message());
+  Out.os() << *HostObj;
+  Out.os().close();
+  if (Out.os().has_error()) {
+    Out.os().clear_error();
+    return failure("cannot write '" + Opts.Output + "'");
+  }
+  Out.keep();
+  verbose("wrote " + Opts.Output);
+  return Error::success();
+}
+
+Error Driver::run() {
+  if (Error E = parseInput())
+    return E;
 
   // The host first: the device translations read its offload metadata.
   Target Host;
@@ -296,87 +410,12 @@ Error Driver::run() {
 
   std::vector<SmallString<0>> Binaries;
   for (const std::string &TripleName : Opts.Targets) {
-    Target Dev;
-    Dev.TT = Triple(TripleName);
-    Dev.IsDevice = true;
-    Dev.IsGPU = Dev.TT.isNVPTX() || Dev.TT.isAMDGPU();
-    if (Dev.IsGPU) {
-      for (const std::string &Arch : Opts.Archs)
-        if (tripleForOffloadArch(Arch) == TripleName)
-          Dev.Arch = Arch;
-      if (Dev.Arch.empty())
-        return failure("offload target '" + TripleName +
-                       "' needs an architecture: pass --offload-arch=" +
-                       (Dev.TT.isNVPTX() ? "sm_XX" : "gfxNNN"));
-    } else if (Dev.TT.getArch() == Triple::x86_64 ||
-               Dev.TT.getArch() == Triple::aarch64) {
-      Dev.Arch = "generic";
-    } else {
-      return failure("unsupported offload target '" + TripleName + "'");
-    }
-    if (Error E = createTargetMachine(Dev.TT, Dev.IsGPU ? Dev.Arch : "",
-                                      Opts.OptLevel)
-                      .moveInto(Dev.TM))
-      return E;
-    std::unique_ptr<Module> DevIR;
-    if (Error E = translate(Dev, HostBC).moveInto(DevIR))
-      return E;
-    verbose("optimizing the device module for " + TripleName);
-    optimize(*DevIR, *Dev.TM, Opts.OptLevel);
-
-    object::OffloadBinary::OffloadingImage Image;
-    Image.TheOffloadKind = object::OFK_OpenMP;
-    Image.StringData["triple"] = TripleName;
-    Image.StringData["arch"] = Dev.Arch;
-    SmallString<0> Bytes;
-    if (Dev.IsGPU) {
-      // Bitcode, as clang's -foffload-lto: the wrapper's device link runs
-      // LTO with the device runtime, then ptxas/nvlink or lld.
-      raw_svector_ostream OS(Bytes);
-      WriteBitcodeToFile(*DevIR, OS);
-      Image.TheImageKind = object::IMG_Bitcode;
-    } else {
-      // The CPU device gets a relocatable object, as clang's.
-      Expected<SmallString<0>> Obj = offload::emitObject(*DevIR);
-      if (!Obj)
-        return failure("cannot compile the device module for " + TripleName +
-                       ": " + toString(Obj.takeError()));
-      Bytes = std::move(*Obj);
-      Image.TheImageKind = object::IMG_Object;
-    }
-    std::unique_ptr<MemoryBuffer> ImageBuffer =
-        MemoryBuffer::getMemBuffer(StringRef(Bytes.data(), Bytes.size()), "",
-                                   /*RequiresNullTerminator=*/false);
-    Image.Image = std::move(ImageBuffer);
-    Binaries.push_back(object::OffloadBinary::write(Image));
-    verbose("device image for " + TripleName + " (" + Dev.Arch +
-            "): " + Twine(Bytes.size()) + " bytes");
+    Expected<SmallString<0>> Binary = compileDevice(TripleName, HostBC);
+    if (!Binary)
+      return Binary.takeError();
+    Binaries.push_back(std::move(*Binary));
   }
-
-  for (const SmallString<0> &Binary : Binaries)
-    embedBufferInModule(*HostIR, MemoryBufferRef(Binary.str(), "offload"),
-                        offload::OffloadSectionName,
-                        Align(object::OffloadBinary::getAlignment()));
-  verbose("optimizing and compiling the host module");
-  optimize(*HostIR, *Host.TM, Opts.OptLevel);
-  Expected<SmallString<0>> HostObj = offload::emitObject(*HostIR);
-  if (!HostObj)
-    return failure("cannot compile the host module: " +
-                   toString(HostObj.takeError()));
-
-  std::error_code EC;
-  ToolOutputFile Out(Opts.Output, EC, sys::fs::OF_None);
-  if (EC)
-    return failure("cannot write '" + Opts.Output + "': " + EC.message());
-  Out.os() << *HostObj;
-  Out.os().close();
-  if (Out.os().has_error()) {
-    Out.os().clear_error();
-    return failure("cannot write '" + Opts.Output + "'");
-  }
-  Out.keep();
-  verbose("wrote " + Opts.Output);
-  return Error::success();
+  return writeObject(*HostIR, Host, Binaries);
 }
 
 } // namespace
