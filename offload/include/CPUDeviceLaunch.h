@@ -41,6 +41,10 @@ extern "C" {
 
 /// Version of the request layout; bumped on any change.
 #define OMPX_CPU_LAUNCH_VERSION 1u
+/// Version 2 appends BareBlock: a request for an `ompx_bare` kernel. Plugins
+/// send it only for such kernels, so images linked with a runtime that
+/// knows version 1 alone keep running every other kernel.
+#define OMPX_CPU_LAUNCH_VERSION_BARE 2u
 
 /// Called by the runtime on every device thread. \p LaunchEnvironment is the
 /// kernel's first argument (the `dyn_ptr` of the GPU kernel ABI, a
@@ -66,6 +70,15 @@ struct ompx_cpu_launch_request {
   const char *KernelName;
   ompx_cpu_kernel_body_t Body;
   void *Context;
+  /// Version 2 only: the thread_limit(x,y,z) of an `ompx_bare` kernel that
+  /// clang compiled host style (C/C++ for a CPU triple). Its <ompx.h> host
+  /// fallbacks report block 0 of a grid of one block, and a thread's id and
+  /// block extent in dimension D as omp_get_ancestor_thread_num(D + 1) and
+  /// omp_get_team_size(D + 1). So the runtime runs one block of
+  /// x*y*z threads with those ids, and Body's kernel, which forks its teams
+  /// with __kmpc_fork_teams, runs the region once on each of them. NumTeams
+  /// and ThreadLimit are ignored.
+  uint32_t BareBlock[3];
 };
 
 /// Filled in by the runtime: what the launch actually used.

@@ -300,11 +300,13 @@ public:
     Kernel.Function = Function;
     Kernel.Image = Loaded;
     std::string EnvName = std::string(Name) + "_kernel_environment";
+    // Host-style kernels use the launcher too when they are ompx_bare
+    // kernels (launchKernel).
+    Kernel.Launch = reinterpret_cast<ompx_cpu_launch_fn_t>(
+        lookupInImage(*Loaded, OMPX_CPU_LAUNCH_SYMBOL));
     if (void *Env = lookupInImage(*Loaded, EnvName.c_str())) {
       Kernel.Style = KernelStyle::GPU;
       Kernel.KernelEnvironment = Env;
-      Kernel.Launch = reinterpret_cast<ompx_cpu_launch_fn_t>(
-          lookupInImage(*Loaded, OMPX_CPU_LAUNCH_SYMBOL));
       // A missing launcher is reported at launch: the image may still be
       // registered and used for its other kernels.
     }
@@ -383,7 +385,14 @@ public:
                            "with %u arguments",
                            Kernel->Name.c_str(), NumArgs + Extra);
     KernelCall Call{&Cif, Kernel->Function, Args, NumArgs};
-    if (Kernel->Style == KernelStyle::Host)
+    // A host-style ompx_bare kernel with 3-D clauses runs on a block of the
+    // CPU device runtime's threads, which give <ompx.h>'s host fallbacks
+    // their ids (CPUDeviceLaunch.h, BareBlock). Clang's 1-D clauses look
+    // like any teams construct's, so those kernels run as before.
+    bool Bare = Kernel->Style == KernelStyle::Host && Kernel->Launch &&
+                (Params.NumTeamsYZ[0] || Params.NumTeamsYZ[1] ||
+                 Params.ThreadLimitYZ[0] || Params.ThreadLimitYZ[1]);
+    if (Kernel->Style == KernelStyle::Host && !Bare)
       return launchHostStyleKernel(*Kernel, Call);
     if (!Kernel->Launch)
       return Status::error(
@@ -394,6 +403,13 @@ public:
           Kernel->Name.c_str(), OMPX_CPU_LAUNCH_SYMBOL);
     ompx_cpu_launch_request Request{};
     Request.Version = OMPX_CPU_LAUNCH_VERSION;
+    if (Bare) {
+      Request.Version = OMPX_CPU_LAUNCH_VERSION_BARE;
+      uint32_t Extents[3] = {Params.ThreadLimit, Params.ThreadLimitYZ[0],
+                             Params.ThreadLimitYZ[1]};
+      for (int D = 0; D < 3; ++D)
+        Request.BareBlock[D] = Extents[D] ? Extents[D] : 1;
+    }
     Request.NumTeams = Params.NumTeams;
     Request.ThreadLimit = Params.ThreadLimit;
     Request.DynCGroupMemBytes = Params.DynCGroupMem;

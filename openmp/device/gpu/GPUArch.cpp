@@ -92,6 +92,8 @@ uint32_t arch::numBlocks() { return gpu::gridSize(); }
 // keeps the grid contract of the plugins the same.
 uint32_t arch::warpSize() { return gpu::warpSize(); }
 
+bool arch::bareThreadIdentity(int, uint32_t &, uint32_t &) { return false; }
+
 void arch::barrier(BarrierId Id, uint32_t Count) {
   uint32_t Block = gpu::blockSize();
   if (Count <= 1) {

@@ -41,6 +41,14 @@ uint32_t numThreadsInBlock();
 uint32_t blockId();
 uint32_t numBlocks();
 
+/// The ids <ompx.h>'s host fallbacks ask for, on an architecture where they
+/// run (the CPU: clang compiles C/C++ for it host style): when the calling
+/// thread runs the 3-D block of an `ompx_bare` kernel, sets its id in
+/// dimension \p Dim (0-2) and the block's extent there, and returns true.
+/// False on every other thread, and always on GPUs, whose ompx functions
+/// read the hardware (gpu/GPUKernelLanguage.cpp).
+bool bareThreadIdentity(int Dim, uint32_t &Id, uint32_t &Extent);
+
 /// Threads that execute in lockstep (an NVIDIA warp, an AMD wavefront): a
 /// thread of such a group cannot progress while another one of its group
 /// spins. 1 where every thread progresses on its own (the CPU). The core

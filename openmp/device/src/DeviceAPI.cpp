@@ -69,6 +69,10 @@ int omp_in_parallel() {
 
 int omp_get_team_size(int Level) {
   OMPX_FORWARD_TO_HOST(omp_get_team_size, int, (int), Level);
+  // <ompx.h>'s host fallback of ompx_block_dim(D) asks for level D + 1.
+  uint32_t Id, Extent;
+  if (arch::bareThreadIdentity(Level - 1, Id, Extent))
+    return int(Extent);
   ThreadState &State = arch::threadState();
   if (Level < 0 || uint32_t(Level) > State.Level)
     return -1;
@@ -79,6 +83,10 @@ int omp_get_team_size(int Level) {
 
 int omp_get_ancestor_thread_num(int Level) {
   OMPX_FORWARD_TO_HOST(omp_get_ancestor_thread_num, int, (int), Level);
+  // <ompx.h>'s host fallback of ompx_thread_id(D) asks for level D + 1.
+  uint32_t Id, Extent;
+  if (arch::bareThreadIdentity(Level - 1, Id, Extent))
+    return int(Id);
   ThreadState &State = arch::threadState();
   if (Level < 0 || uint32_t(Level) > State.Level)
     return -1;

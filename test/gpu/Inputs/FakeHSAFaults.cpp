@@ -183,9 +183,18 @@ void ringDoorbell(FakeQueue &Queue, uint64_t Last) {
         static_cast<hsa_kernel_dispatch_packet_t *>(Queue.Public.base_address) +
         (Index % Queue.Public.size);
     auto *Kernel = reinterpret_cast<FakeSymbol *>(Packet->kernel_object);
-    trace("dispatch %s: grid %u, workgroup %u",
-          Kernel ? Kernel->Name.c_str() : "(no kernel)", Packet->grid_size_x,
-          unsigned(Packet->workgroup_size_x));
+    const char *Name = Kernel ? Kernel->Name.c_str() : "(no kernel)";
+    unsigned Dims =
+        (Packet->setup >> HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS) & 3;
+    if (Dims > 1) // ompx_bare kernels: every extent, as written
+      trace("dispatch %s: grid %ux%ux%u, workgroup %ux%ux%u, %u dimensions",
+            Name, Packet->grid_size_x, Packet->grid_size_y,
+            Packet->grid_size_z, unsigned(Packet->workgroup_size_x),
+            unsigned(Packet->workgroup_size_y),
+            unsigned(Packet->workgroup_size_z), Dims);
+    else
+      trace("dispatch %s: grid %u, workgroup %u", Name, Packet->grid_size_x,
+            unsigned(Packet->workgroup_size_x));
     hsa_status_t Fault = HSA_STATUS_SUCCESS;
     if (failing("queue-error"))
       Fault = ERROR_MEMORY_APERTURE_VIOLATION;

@@ -49,6 +49,15 @@ constexpr int SpinsBeforeSleep = 2000;
 
 } // namespace
 
+bool arch::bareThreadIdentity(int Dim, uint32_t &Id, uint32_t &Extent) {
+  DeviceThread *T = self();
+  if (!T || !T->BareExtent[0] || Dim < 0 || Dim > 2)
+    return false;
+  Id = T->BareId[Dim];
+  Extent = T->BareExtent[Dim];
+  return true;
+}
+
 void cpu::barrierWait(Barrier &B, uint32_t Count) {
   if (Count <= 1) {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

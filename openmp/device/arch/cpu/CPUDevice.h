@@ -51,6 +51,11 @@ struct DeviceThread {
   uint32_t NumThreads;
   uint32_t TeamId;
   uint32_t NumTeams;
+  /// In the block of an ompx_bare kernel (CPUDeviceLaunch.h, BareBlock):
+  /// the thread's 3-D id and the block's extents; BareExtent[0] is 0 in
+  /// every other launch.
+  uint32_t BareId[3];
+  uint32_t BareExtent[3];
 };
 
 /// Name of the kernel the calling device thread runs, for messages.

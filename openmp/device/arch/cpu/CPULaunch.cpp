@@ -15,6 +15,7 @@
 
 #include "CPUDevice.h"
 #include "CPUDeviceLaunch.h"
+#include "DeviceRuntime.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -40,6 +41,8 @@ struct Launch {
   Group *Groups;
   /// Device threads still running; the launcher sleeps on it.
   uint32_t Running;
+  /// The block of an ompx_bare kernel; BareBlock[0] is 0 in other launches.
+  uint32_t BareBlock[3];
 };
 } // namespace cpu
 } // namespace ompx
@@ -122,6 +125,44 @@ size_t envStackSize() {
   return *End == 0 ? size_t(N) * Unit : 0;
 }
 
+/// The kernel environment a bare kernel lacks: it runs as an SPMD team, so
+/// `omp barrier` (the fallback of ompx_sync_block) waits for the block.
+const KernelEnvironmentTy BareKernelEnvironment = [] {
+  KernelEnvironmentTy Env{};
+  Env.Configuration.ExecMode = ExecModeSPMD;
+  Env.Configuration.MinThreads = -1;
+  Env.Configuration.MaxThreads = -1;
+  Env.Configuration.MinTeams = -1;
+  Env.Configuration.MaxTeams = -1;
+  return Env;
+}();
+
+/// Gives the thread its 3-D id in a bare kernel's block (x fastest, as a
+/// GPU numbers the threads of a block).
+void setBareIdentity(DeviceThread &T, const Launch &L) {
+  for (int D = 0; D < 3; ++D)
+    T.BareExtent[D] = L.BareBlock[D];
+  if (!L.BareBlock[0])
+    return;
+  T.BareId[0] = T.ThreadId % L.BareBlock[0];
+  T.BareId[1] = T.ThreadId / L.BareBlock[0] % L.BareBlock[1];
+  T.BareId[2] = T.ThreadId / (L.BareBlock[0] * L.BareBlock[1]);
+}
+
+/// Runs the kernel once on the calling device thread. A bare kernel was
+/// compiled host style and never calls __kmpc_target_init: its team is set
+/// up here.
+void runBody(Launch &L) {
+  if (!L.BareBlock[0]) {
+    L.Request->Body(L.Request->Context, &L.LaunchEnv);
+    return;
+  }
+  __kmpc_target_init(const_cast<KernelEnvironmentTy *>(&BareKernelEnvironment),
+                     &L.LaunchEnv);
+  L.Request->Body(L.Request->Context, &L.LaunchEnv);
+  __kmpc_target_deinit();
+}
+
 /// Runs this worker's share of the launch: its teams, one after another.
 void runJob(Worker &W, Launch &L) {
   uint32_t GroupIndex = W.Index / L.NumThreads;
@@ -131,11 +172,12 @@ void runJob(Worker &W, Launch &L) {
   T.ThreadId = W.Index % L.NumThreads;
   T.NumThreads = L.NumThreads;
   T.NumTeams = L.NumTeams;
+  setBareIdentity(T, L);
   initThreadState(T.State);
   arch::CurrentDeviceThread = &T;
   for (uint32_t Team = GroupIndex; Team < L.NumTeams; Team += L.NumGroups) {
     T.TeamId = Team;
-    L.Request->Body(L.Request->Context, &L.LaunchEnv);
+    runBody(L);
     // The group's state is reused by its next team: nobody may start that
     // team while a thread is still in this one.
     barrierWait(T.MyGroup->Barriers[2], L.NumThreads);
@@ -304,6 +346,42 @@ const char *modeName(const KernelEnvironmentTy *Env) {
   }
 }
 
+/// One block of BareBlock's threads: <ompx.h>'s host fallbacks report
+/// block 0 of a grid of one (see CPUDeviceLaunch.h). Null, or why not.
+const char *chooseBareGrid(const ompx_cpu_launch_request &Request, Grid &G) {
+  uint64_t Threads = 1;
+  for (uint32_t Extent : Request.BareBlock)
+    Threads *= Extent;
+  if (Threads == 0)
+    return "an ompx_bare block with a zero thread_limit extent";
+  if (Threads > MaxThreadsPerTeam)
+    return "an ompx_bare block of more than 1024 threads (the product of "
+           "the thread_limit extents)";
+  G.NumTeams = 1;
+  G.NumThreads = uint32_t(Threads);
+  return nullptr;
+}
+
+/// Checks \p Request and chooses its grid. Null, or why it cannot run.
+const char *checkRequest(const ompx_cpu_launch_request *Request, Grid &G) {
+  if (!Request)
+    return "no launch request";
+  bool Bare = Request->Version == OMPX_CPU_LAUNCH_VERSION_BARE;
+  if (Request->Version != OMPX_CPU_LAUNCH_VERSION && !Bare)
+    return "launch request version does not match the device runtime "
+           "(plugin and image from different builds?)";
+  if (!Request->Body)
+    return "launch request without a kernel body";
+  if (arch::isDeviceThread())
+    return "launch from inside a device kernel";
+  if (Bare)
+    return chooseBareGrid(*Request, G);
+  const KernelEnvironmentTy *Env =
+      static_cast<const KernelEnvironmentTy *>(Request->KernelEnvironment);
+  G = chooseGrid(*Request, Env ? &Env->Configuration : nullptr);
+  return nullptr;
+}
+
 } // namespace
 
 const char *cpu::currentKernelName() {
@@ -316,19 +394,12 @@ const char *cpu::currentKernelName() {
 extern "C" __attribute__((visibility("default"))) int
 __ompx_cpu_launch_kernel(const ompx_cpu_launch_request *Request,
                          ompx_cpu_launch_result *Result) {
-  if (!Request)
-    return fail(Request, "no launch request");
-  if (Request->Version != OMPX_CPU_LAUNCH_VERSION)
-    return fail(Request, "launch request version does not match the device "
-                         "runtime (plugin and image from different builds?)");
-  if (!Request->Body)
-    return fail(Request, "launch request without a kernel body");
-  if (arch::isDeviceThread())
-    return fail(Request, "launch from inside a device kernel");
-
+  Grid G;
+  if (const char *Refused = checkRequest(Request, G))
+    return fail(Request, Refused);
   const KernelEnvironmentTy *Env =
       static_cast<const KernelEnvironmentTy *>(Request->KernelEnvironment);
-  Grid G = chooseGrid(*Request, Env ? &Env->Configuration : nullptr);
+  bool Bare = Request->Version == OMPX_CPU_LAUNCH_VERSION_BARE;
   uint32_t Procs = arch::numProcessors();
   uint32_t NumGroups = Procs / G.NumThreads;
   if (NumGroups < 1)
@@ -341,6 +412,8 @@ __ompx_cpu_launch_kernel(const ompx_cpu_launch_request *Request,
   L.NumTeams = G.NumTeams;
   L.NumThreads = G.NumThreads;
   L.NumGroups = NumGroups;
+  for (int D = 0; D < 3 && Bare; ++D)
+    L.BareBlock[D] = Request->BareBlock[D];
   L.Groups = static_cast<Group *>(calloc(NumGroups, sizeof(Group)));
   if (!L.Groups)
     return fail(Request, "out of memory for team state", ENOMEM);
@@ -367,7 +440,7 @@ __ompx_cpu_launch_kernel(const ompx_cpu_launch_request *Request,
             "ompdevice: launching kernel '%s': %u team(s) of %u thread(s) "
             "on %u group(s), %s mode\n",
             Request->KernelName ? Request->KernelName : "<unnamed>", G.NumTeams,
-            G.NumThreads, NumGroups, modeName(Env));
+            G.NumThreads, NumGroups, Bare ? "bare" : modeName(Env));
 
   pthread_mutex_lock(&LaunchMutex);
   uint32_t Threads = NumGroups * G.NumThreads;
