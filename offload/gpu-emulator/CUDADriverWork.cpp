@@ -144,6 +144,13 @@ CUDA_API cuLaunchKernel(void *Function, unsigned GridX, unsigned GridY,
   Config.StaticSharedBytes = Kernel->Module->StaticSharedBytes;
   Config.DynamicSharedBytes = SharedBytes;
   Config.StackBytes = stackBytes();
+  static const bool Trace = std::getenv("GPUEMU_TRACE") != nullptr;
+  if (Trace)
+    fprintf(stderr,
+            "gpu-emulator: launching '%s': %ux%ux%u blocks of %ux%ux%u "
+            "threads, %llu+%u bytes of shared memory\n",
+            Kernel->Name.c_str(), GridX, GridY, GridZ, BlockX, BlockY, BlockZ,
+            (unsigned long long)Config.StaticSharedBytes, SharedBytes);
   return onStream(S, [Config, Arguments]() mutable {
     Config.Params = Arguments->Pointers.data();
     LaunchResult Result = runGrid(Config);
