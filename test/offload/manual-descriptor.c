@@ -17,9 +17,9 @@
 // clang-format off
 // RAW: present=1 kern out=47 g-from-device=5
 // WRAPPED: present=1 kern out=47 g-from-device=5
-// GPU: kernel 'gpu_kern' in device image 0 (no triple) is a GPU-style kernel (it has a 'gpu_kern_kernel_environment') but the image does not define '__ompx_cpu_launch_kernel'
+// GPU: kernel 'gpu_kern' in device image 0 (x86_64-pc-linux-gnu) is a GPU-style kernel (it has a 'gpu_kern_kernel_environment') but the image does not define '__ompx_cpu_launch_kernel'
 // GPU: omptarget fatal error 1: failure of target construct while offloading is mandatory
-// FOREIGN: kernel 'puts' not found in device image 0 (no triple)
+// FOREIGN: kernel 'puts' not found in device image 0 (x86_64-pc-linux-gnu)
 // FOREIGN: omptarget fatal error 1: failure of target construct while offloading is mandatory
 // clang-format on
 #include "../../offload/include/OffloadABI.h"
