@@ -574,12 +574,69 @@ TEST(DeviceRuntime, LocksExclude) {
 
 TEST(DeviceRuntime, RejectsBadRequests) {
   ompx_cpu_launch_request R = {};
-  R.Version = OMPX_CPU_LAUNCH_VERSION + 1;
+  R.Version = OMPX_CPU_LAUNCH_VERSION_BARE + 1;
   R.KernelName = "bad-version";
   testing::internal::CaptureStderr();
   EXPECT_NE(__ompx_cpu_launch_kernel(&R, nullptr), 0);
   std::string Err = testing::internal::GetCapturedStderr();
   EXPECT_NE(Err.find("bad-version"), std::string::npos) << Err;
+}
+
+/// The outlined teams region of a host-style ompx_bare kernel: records
+/// what <ompx.h>'s host fallbacks would read.
+void bareRegion(int32_t *, int32_t *, void *SeenArg) {
+  auto *Seen = static_cast<std::atomic<int> *>(SeenArg);
+  int X = omp_get_ancestor_thread_num(1), Y = omp_get_ancestor_thread_num(2),
+      Z = omp_get_ancestor_thread_num(3);
+  bool Extents = omp_get_team_size(1) == 4 && omp_get_team_size(2) == 3 &&
+                 omp_get_team_size(3) == 2;
+  if (Extents && X >= 0 && X < 4 && Y >= 0 && Y < 3 && Z >= 0 && Z < 2)
+    Seen[X + 4 * (Y + 3 * Z)].fetch_add(1);
+  __kmpc_barrier(nullptr, 0);
+}
+
+TEST(DeviceRuntime, BareKernelsGetThreeDimensionalIds) {
+  // A 4x3x2 block: every (x, y, z) seen exactly once, through the
+  // runtime's own __kmpc_fork_teams as a host-style kernel calls it.
+  std::atomic<int> Seen[24] = {};
+  ompx_cpu_launch_request R = {};
+  R.Version = OMPX_CPU_LAUNCH_VERSION_BARE;
+  R.BareBlock[0] = 4;
+  R.BareBlock[1] = 3;
+  R.BareBlock[2] = 2;
+  R.KernelName = "bare";
+  R.Body = [](void *Ctx, void *) {
+    __kmpc_push_num_teams(nullptr, 0, 6, 4);
+    __kmpc_fork_teams(nullptr, 1, (void *)bareRegion, Ctx);
+  };
+  R.Context = Seen;
+  ompx_cpu_launch_result Result = {};
+  ASSERT_EQ(__ompx_cpu_launch_kernel(&R, &Result), 0);
+  EXPECT_EQ(Result.NumTeams, 1u);
+  EXPECT_EQ(Result.NumThreads, 24u);
+  for (int I = 0; I < 24; ++I)
+    EXPECT_EQ(Seen[I].load(), 1) << "thread " << I;
+  // Outside a bare launch the levels are the OpenMP ones again.
+  EXPECT_EQ(omp_get_ancestor_thread_num(2), -1);
+}
+
+TEST(DeviceRuntime, BareBlocksOutOfRangeAreRefused) {
+  ompx_cpu_launch_request R = {};
+  R.Version = OMPX_CPU_LAUNCH_VERSION_BARE;
+  R.KernelName = "bare-too-big";
+  R.Body = [](void *, void *) {};
+  R.BareBlock[0] = 32;
+  R.BareBlock[1] = 32;
+  R.BareBlock[2] = 2;
+  testing::internal::CaptureStderr();
+  EXPECT_NE(__ompx_cpu_launch_kernel(&R, nullptr), 0);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("more than 1024 threads"), std::string::npos) << Err;
+  R.BareBlock[2] = 0;
+  testing::internal::CaptureStderr();
+  EXPECT_NE(__ompx_cpu_launch_kernel(&R, nullptr), 0);
+  Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("zero thread_limit extent"), std::string::npos) << Err;
 }
 
 TEST(DeviceRuntime, HostThreadsSeeTheInitialThread) {

@@ -52,6 +52,12 @@ void __kmpc_push_proc_bind(IdentTy *Loc, int32_t Gtid, int32_t ProcBind);
 uint16_t __kmpc_parallel_level(IdentTy *Loc, int32_t Gtid);
 int32_t __kmpc_global_thread_num(IdentTy *Loc);
 
+// The teams of host-style ompx_bare kernels, CPU device only
+// (arch/cpu/CPUBareKernel.cpp).
+void __kmpc_push_num_teams(IdentTy *Loc, int32_t Gtid, int32_t NumTeams,
+                           int32_t NumThreads);
+void __kmpc_fork_teams(IdentTy *Loc, int32_t Argc, void *Microtask, ...);
+
 // Worksharing (Workshare.cpp, Dispatch.cpp).
 void __kmpc_for_static_loop_4(IdentTy *Loc, void *Body, void *Arg,
                               int32_t TripCount, int32_t NumThreads,
