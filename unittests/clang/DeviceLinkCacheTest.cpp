@@ -365,6 +365,65 @@ TEST(DeviceLinkCache, ALinkerArchiveRebuiltMisses) {
   EXPECT_EQ(readAll(Job.Output), "kernel calls g;g v2");
 }
 
+/// An executable script at \p Path saying \p Text.
+void writeTool(const std::string &Path, StringRef Text) {
+  ASSERT_FALSE(bool(writeFile(Path, ("#!/bin/sh\n# " + Text + "\n").str())));
+  ASSERT_FALSE(sys::fs::setPermissions(
+      Path, sys::fs::all_read | sys::fs::all_exe | sys::fs::owner_write));
+}
+
+TEST(DeviceLinkCache, GPULinksKeyTheToolsAndArchivesTheyUse) {
+  std::string Dir = makeDirectory();
+  std::string Cuda = pathIn(Dir, "cuda"), Bin = pathIn(Dir, "cuda/bin");
+  std::string LLVMBin = pathIn(Dir, "llvm-bin"), Libs = pathIn(Dir, "libs");
+  for (const std::string &D : {Bin, LLVMBin, Libs})
+    ASSERT_FALSE(sys::fs::create_directories(D));
+  writeTool(pathIn(Bin, "ptxas"), "ptxas 1");
+  writeTool(pathIn(Bin, "nvlink"), "nvlink 1");
+  writeTool(pathIn(LLVMBin, "ld.lld"), "lld 1");
+  ASSERT_FALSE(bool(writeFile(pathIn(Libs, "libdev.a"), "!<arch>\nv1")));
+  ToolchainPaths Paths;
+  Paths.Prefix = Dir;
+  Paths.Clang = pathIn(LLVMBin, "clang");
+  Paths.CudaPath = Cuda;
+
+  auto KeyOf = [&](StringRef TripleName, StringRef Arch) {
+    DeviceLinkJob Job;
+    Job.Triple = Triple(TripleName);
+    Job.Arch = Arch.str();
+    Job.InputContents = {"device bitcode"};
+    Job.LinkerArgs = {"-L" + Libs, "-ldev"};
+    Expected<std::unique_ptr<DeviceLinker>> Linker =
+        createDeviceLinker(Job.Triple, Paths);
+    EXPECT_TRUE(bool(Linker));
+    if (!Linker)
+      return std::string();
+    Expected<DeviceLinkDependencies> Deps = (*Linker)->dependencies(Job);
+    EXPECT_TRUE(bool(Deps));
+    if (!Deps)
+      return toString(Deps.takeError());
+    // The linker's own lookups: the tools of --cuda-path, the lld next to
+    // clang, the archive -l names.
+    EXPECT_THAT(Deps->Files, testing::Contains(testing::HasSubstr("libdev.a")));
+    Expected<std::string> Key = computeDeviceLinkKey(Job, Paths, *Deps);
+    EXPECT_TRUE(bool(Key));
+    return Key ? *Key : std::string();
+  };
+  std::string Nvptx = KeyOf("nvptx64-nvidia-cuda", "sm_90");
+  std::string Amd = KeyOf("amdgcn-amd-amdhsa", "gfx90a");
+  writeTool(pathIn(Bin, "ptxas"), "ptxas 2, a new toolkit");
+  EXPECT_NE(KeyOf("nvptx64-nvidia-cuda", "sm_90"), Nvptx)
+      << "another ptxas must miss";
+  Nvptx = KeyOf("nvptx64-nvidia-cuda", "sm_90");
+  writeTool(pathIn(LLVMBin, "ld.lld"), "lld 2, a new release");
+  EXPECT_NE(KeyOf("amdgcn-amd-amdhsa", "gfx90a"), Amd) << "another lld";
+  Amd = KeyOf("amdgcn-amd-amdhsa", "gfx90a");
+  ASSERT_FALSE(bool(writeFile(pathIn(Libs, "libdev.a"), "!<arch>\nv2")));
+  EXPECT_NE(KeyOf("nvptx64-nvidia-cuda", "sm_90"), Nvptx)
+      << "a rebuilt -l archive must miss";
+  EXPECT_NE(KeyOf("amdgcn-amd-amdhsa", "gfx90a"), Amd);
+}
+
 TEST(DeviceLinkCache, BadPolicyIsAnErrorNamingIt) {
   Expected<std::unique_ptr<DeviceLinkCache>> Cache =
       DeviceLinkCache::open("/nonexistent", "prune_after=soon");
