@@ -133,6 +133,15 @@ public:
     if (!Jobs)
       return Jobs.takeError();
     Read.Tools = programsOfJobListing(*Jobs);
+    // gold has no --dependency-file: such a link runs as it is, uncached.
+    if (any_of(Read.Tools, [](const std::string &Tool) {
+          return sys::path::filename(Tool).contains("gold");
+        })) {
+      Read.Unrecorded = "the linker (gold) cannot report the files it reads";
+      if (Error E = link(Job, Runner))
+        return std::move(E);
+      return Read;
+    }
 
     Expected<ScopedTempFile> DepFile = ScopedTempFile::create(Job.Output, ".d");
     if (!DepFile)

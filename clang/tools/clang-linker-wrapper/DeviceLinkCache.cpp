@@ -254,15 +254,21 @@ public:
     say("device link cache miss for " + Job.describe() + " (key " + *KeyOrErr +
         (Stale.empty() ? "" : "; " + Stale) + ")");
     std::vector<RecordedRead> Reads;
+    std::string Unrecorded;
     if (Error E = onDisk(Job, [&](const DeviceLinkJob &OnDisk) -> Error {
           Expected<DeviceLinkDependencies> Read =
               Inner->linkRecordingReads(OnDisk, Runner);
           if (!Read)
             return Read.takeError();
+          Unrecorded = Read->Unrecorded;
           Reads = recordReads(*Read);
           return Error::success();
         }))
       return E;
+    if (!Unrecorded.empty()) {
+      say("not cached: " + Unrecorded);
+      return Error::success();
+    }
     if (Error E = Cache->store(*KeyOrErr, Job.Output, Reads))
       warn("the device image of " + Job.describe() + " was not cached in " +
            Cache->directory() + ": " + toString(std::move(E)));

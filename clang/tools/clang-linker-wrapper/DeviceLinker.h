@@ -88,6 +88,9 @@ struct DeviceLinkDependencies {
   std::vector<std::string> Tools;
   /// Names of environment variables that change what the link does.
   std::vector<std::string> Environment;
+  /// Set by linkRecordingReads() when the link could not report what it
+  /// read (why): its image must not be cached.
+  std::string Unrecorded;
 };
 
 class DeviceLinker {
