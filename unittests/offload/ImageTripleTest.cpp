@@ -38,7 +38,9 @@ TEST(ImageTriple, DeviceMachines) {
 
 TEST(ImageTriple, NotADeviceImage) {
   EXPECT_EQ(elfImageTriple(""), "");
-  EXPECT_EQ(elfImageTriple("\x7f" "ELF"), "");
+  EXPECT_EQ(elfImageTriple("\x7f"
+                           "ELF"),
+            "");
   EXPECT_EQ(elfImageTriple(elfHeader(EM_SPARC)), "");
   // PTX text and bitcode are no ELF files.
   EXPECT_EQ(elfImageTriple(std::string(64, '.')), "");
