@@ -8,7 +8,7 @@
 //
 // What the CUDA and AMDGPU plugins share about launching an OpenMP kernel:
 // the layout of the `<kernel>_kernel_environment` global the compiler emits
-// (OMPKinds.def, openmp/device/include/DeviceABI.h), the launch environment
+// (OMPKinds.def, offload/include/DeviceABI.h), the launch environment
 // every kernel receives as its first argument, and the choice of the grid
 // from the num_teams / thread_limit clauses, the kernel environment, the
 // loop's trip count and the device's limits.
@@ -20,7 +20,7 @@
 
 // The device runtime's definitions of the compiler's structures
 // (freestanding; the plugins use its structures, never its code).
-#include "../../../openmp/device/include/DeviceABI.h"
+#include "DeviceABI.h"
 
 #include <cstddef>
 #include <cstdint>

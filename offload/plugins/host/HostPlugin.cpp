@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../../openmp/device/include/DeviceABI.h"
+#include "DeviceABI.h"
 #include "CPUDeviceLaunch.h"
 #include "InitialThreads.h"
 #include "IndirectCallInstall.h"

@@ -25,7 +25,7 @@
 /* One table entry: the address of a host function (the key) and the address
  * of the device copy of the same function. This is also the layout the
  * device runtime searches (IndirectCallEntryTy in
- * openmp/device/include/DeviceABI.h; checked in IndirectCallInstall.h). */
+ * offload/include/DeviceABI.h; checked in IndirectCallInstall.h). */
 typedef struct __omp_offloading_fptr_map_ty {
   int64_t host_ptr;
   int64_t tgt_ptr;

@@ -32,7 +32,7 @@
 
 // The device runtime's own definitions of what is written here
 // (freestanding; the plugins use its structures, never its code).
-#include "../../../../openmp/device/include/DeviceABI.h"
+#include "DeviceABI.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPENMP_DEVICE_INCLUDE_DEVICEABI_H
-#define OPENMP_DEVICE_INCLUDE_DEVICEABI_H
+#ifndef OFFLOAD_INCLUDE_DEVICEABI_H
+#define OFFLOAD_INCLUDE_DEVICEABI_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -136,4 +136,4 @@ typedef void (*ReduceFnTy)(void *, void *);
 
 } // namespace ompx
 
-#endif // OPENMP_DEVICE_INCLUDE_DEVICEABI_H
+#endif // OFFLOAD_INCLUDE_DEVICEABI_H
