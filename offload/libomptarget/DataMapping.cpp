@@ -510,64 +510,45 @@ LookupResult lookupItemIn(MapEntry &E, const MapItem &Item) {
                          Item);
 }
 
-/// Makes [Begin, Begin+Size) present (or finds it), counting a reference
-/// unless \p CountReference is false. \p IsNew reports a fresh allocation.
-/// \p StructStart: the item is the combined entry of a struct's members.
-/// Returns null for an absent zero-length item (not an error). A new entry
-/// is Creating until \p T is finished.
-MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
-                     const ident_t *Loc, const MapItem &Item,
-                     bool CountReference, bool StructStart, bool &IsNew,
-                     bool &Failed) {
-  IsNew = false;
-  Failed = false;
+/// enterRange for an item \p E contains: counts the reference (unless
+/// \p CountReference is false) and reports it.
+void countExisting(Device &D, MapEntry &E, const MapItem &Item,
+                   bool CountReference) {
   uintptr_t Begin = addr(Item.Begin);
-  LookupResult R = lookupItem(Table, Item);
-  if (R.Status == LookupResult::Overlap) {
-    reportOverlap(D, Table, Loc, Item, *R.Entry);
-    Failed = true;
-    return nullptr;
+  bool Hold = has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD);
+  // A permanent entry's dynamic count is infinite; its hold count is
+  // still counted (omp_target_disassociate_ptr refuses while it is set).
+  bool Counted = CountReference && (!E.Permanent || Hold);
+  if (Counted) {
+    if (Hold)
+      ++E.HoldRefCount;
+    else
+      ++E.DynRefCount;
   }
-  if (R.Status == LookupResult::Contained) {
-    MapEntry &E = *R.Entry;
-    bool Hold = has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD);
-    // A permanent entry's dynamic count is infinite; its hold count is
-    // still counted (omp_target_disassociate_ptr refuses while it is set).
-    bool Counted = CountReference && (!E.Permanent || Hold);
-    if (Counted) {
-      if (Hold)
-        ++E.HoldRefCount;
-      else
-        ++E.DynRefCount;
-    }
-    if (infoFlags() & InfoMappingExists) {
-      bool Implicit = has(Item.Type, OMP_TGT_MAPTYPE_IMPLICIT);
-      std::string Dyn = E.Permanent ? "INF" : std::to_string(E.DynRefCount);
-      std::string HoldCount = std::to_string(E.HoldRefCount);
-      std::string &Changed = Counted && Hold ? HoldCount : Dyn;
-      Changed += Counted ? " (incremented)" : " (update suppressed)";
-      infoMessage(D.Id,
-                  "Mapping exists%s with HstPtrBegin=0x%016" PRIxPTR
-                  ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
-                  ", DynRefCount=%s, HoldRefCount=%s, Name=%s",
-                  Implicit ? " (implicit)" : "", Begin, E.translate(Begin),
-                  Item.Size, Dyn.c_str(), HoldCount.c_str(),
-                  mapName(Item.Name).c_str());
-    }
-    return &E;
+  if (infoFlags() & InfoMappingExists) {
+    bool Implicit = has(Item.Type, OMP_TGT_MAPTYPE_IMPLICIT);
+    std::string Dyn = E.Permanent ? "INF" : std::to_string(E.DynRefCount);
+    std::string HoldCount = std::to_string(E.HoldRefCount);
+    std::string &Changed = Counted && Hold ? HoldCount : Dyn;
+    Changed += Counted ? " (incremented)" : " (update suppressed)";
+    infoMessage(D.Id,
+                "Mapping exists%s with HstPtrBegin=0x%016" PRIxPTR
+                ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
+                ", DynRefCount=%s, HoldRefCount=%s, Name=%s",
+                Implicit ? " (implicit)" : "", Begin, E.translate(Begin),
+                Item.Size, Dyn.c_str(), HoldCount.c_str(),
+                mapName(Item.Name).c_str());
   }
-  // Under unified shared memory the device uses the host copy, which is
-  // always present.
-  if (Runtime::get().unifiedSharedMemory())
-    return nullptr;
-  if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
-    reportNotPresent(D, Table, Loc, Item, PresentCheck::Map);
-    Failed = true;
-    return nullptr;
-  }
-  // Zero-length sections never create storage.
-  if (Item.Size == 0)
-    return nullptr;
+}
+
+/// The device storage of a new entry for \p Item: the block of another
+/// part of the same struct when it covers the item, else a new allocation
+/// (from the struct's start for a struct's combined entry, \p StructStart).
+/// Null, after printing why, when the device has no memory for it.
+std::shared_ptr<DeviceBlock> blockFor(Device &D, LockedMappingTable &Table,
+                                      const ident_t *Loc, const MapItem &Item,
+                                      bool StructStart) {
+  uintptr_t Begin = addr(Item.Begin);
   uintptr_t End = Begin + Item.Size;
   uintptr_t Base = addr(Item.Base);
   bool NearBase = Base < Begin && Begin - Base <= MaxStructLeadBytes;
@@ -592,7 +573,6 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
       errorMessage("device %d cannot allocate %" PRIu64 " bytes for %s", D.Id,
                    static_cast<uint64_t>(End - BlockBegin),
                    describeItem(Loc, Item).c_str());
-      Failed = true;
       return nullptr;
     }
     Block = std::make_shared<DeviceBlock>();
@@ -602,6 +582,53 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
     Block->HstEnd = End;
     if (BlockBegin < Begin)
       Table->addStructBlock(Block);
+  }
+  return Block;
+}
+
+/// Makes [Begin, Begin+Size) present (or finds it), counting a reference
+/// unless \p CountReference is false. \p IsNew reports a fresh allocation.
+/// \p StructStart: the item is the combined entry of a struct's members.
+/// Returns null for an absent zero-length item (not an error). A new entry
+/// is Creating until \p T is finished.
+MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
+                     const ident_t *Loc, const MapItem &Item,
+                     bool CountReference, bool StructStart, bool &IsNew,
+                     bool &Failed) {
+  IsNew = false;
+  Failed = false;
+  uintptr_t Begin = addr(Item.Begin);
+  LookupResult R = lookupItem(Table, Item);
+  if (R.Status == LookupResult::Overlap) {
+    reportOverlap(D, Table, Loc, Item, *R.Entry);
+    Failed = true;
+    return nullptr;
+  }
+  if (R.Status == LookupResult::Contained) {
+    countExisting(D, *R.Entry, Item, CountReference);
+    return R.Entry;
+  }
+  // Under unified shared memory the device uses the host copy, which is
+  // always present, unless the map has the `close` modifier: then the data
+  // gets a device copy, as without unified shared memory (as upstream).
+  if (Runtime::get().unifiedSharedMemory() &&
+      !has(Item.Type, OMP_TGT_MAPTYPE_CLOSE))
+    return nullptr;
+  if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
+    reportNotPresent(D, Table, Loc, Item, PresentCheck::Map);
+    Failed = true;
+    return nullptr;
+  }
+  // Zero-length sections never create storage.
+  if (Item.Size == 0)
+    return nullptr;
+  uintptr_t End = Begin + Item.Size;
+  uintptr_t Base = addr(Item.Base);
+  std::shared_ptr<DeviceBlock> Block =
+      blockFor(D, Table, Loc, Item, StructStart);
+  if (!Block) {
+    Failed = true;
+    return nullptr;
   }
   MapEntry New;
   New.HstBegin = Begin;
@@ -707,6 +734,48 @@ bool attachIfBothMapped(Device &D, LockedMappingTable &Table,
                        *Pointee.Entry, addr(Item.Begin));
 }
 
+/// planEnter for item \p I of \p Maps once its entry \p E (null when it
+/// has no device copy) and that of its pointer, \p PointerEntry, are
+/// known: the copy to the device, the pointer attachment and the device
+/// address of a use_device_ptr/addr item.
+bool useEntry(Device &D, LockedMappingTable &Table, Transfers &T,
+              const MapList &Maps, int32_t I, MapEntry *E,
+              MapEntry *PointerEntry, bool IsNew) {
+  MapItem Item = Maps.item(I);
+  if (!E) {
+    // use_device_ptr/addr of storage that is not mapped: the region keeps
+    // the host address.
+    if (has(Item.Type, OMP_TGT_MAPTYPE_RETURN_PARAM) &&
+        (infoFlags() & InfoEmptyMapping))
+      infoMessage(D.Id,
+                  "variable %s does not have a valid device counterpart",
+                  mapName(Item.Name).c_str());
+    // Under unified shared memory the pointee stays in host memory, so a
+    // mapped pointer (such as the reference pointer of a declare target
+    // variable) must hold the host address on the device too.
+    return !PointerEntry || !Runtime::get().unifiedSharedMemory() ||
+           attachPointerToHost(D, *PointerEntry, addr(Item.Base));
+  }
+  if (has(Item.Type, OMP_TGT_MAPTYPE_TO) &&
+      (IsNew || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
+    planCopy(T, *E, Item, /*ToDevice=*/true);
+  // Written now; step 3 writes it again if a copy covers it.
+  if (PointerEntry && !attachPointer(D, Table, *PointerEntry, addr(Item.Base),
+                                     *E, addr(Item.Begin)))
+    return false;
+  if (has(Item.Type, OMP_TGT_MAPTYPE_RETURN_PARAM)) {
+    // The base the region adds its offset to: for ptr_and_obj, Base is
+    // where the pointer (or reference) is stored, and the base is its
+    // value.
+    uintptr_t Base = addr(Item.Base);
+    if (has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ))
+      std::memcpy(&Base, Item.Base, sizeof(Base));
+    Maps.Bases[I] = reinterpret_cast<void *>(
+        E->translate(addr(Item.Begin)) - (addr(Item.Begin) - Base));
+  }
+  return true;
+}
+
 /// Step 2 of a map-entering list.
 bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
                const ident_t *Loc, const ExpandedList &L) {
@@ -779,39 +848,8 @@ bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
     // other construct's entry Creating.)
     bool CreatedHere = E && E->State == MapState::Creating;
     IsNew[I] = New || ParentNew || CreatedHere;
-    if (!E) {
-      // use_device_ptr/addr of storage that is not mapped: the region keeps
-      // the host address.
-      if (has(Item.Type, OMP_TGT_MAPTYPE_RETURN_PARAM) &&
-          (infoFlags() & InfoEmptyMapping))
-        infoMessage(D.Id,
-                    "variable %s does not have a valid device counterpart",
-                    mapName(Item.Name).c_str());
-      // Under unified shared memory the pointee stays in host memory, so a
-      // mapped pointer (such as the reference pointer of a declare target
-      // variable) must hold the host address on the device too.
-      if (PointerEntry && Runtime::get().unifiedSharedMemory() &&
-          !attachPointerToHost(D, *PointerEntry, addr(Item.Base)))
-        return false;
-      continue;
-    }
-    if (has(Item.Type, OMP_TGT_MAPTYPE_TO) &&
-        (IsNew[I] || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
-      planCopy(T, *E, Item, /*ToDevice=*/true);
-    // Written now; step 3 writes it again if a copy covers it.
-    if (PointerEntry && !attachPointer(D, Table, *PointerEntry, addr(Item.Base),
-                                       *E, addr(Item.Begin)))
+    if (!useEntry(D, Table, T, Maps, I, E, PointerEntry, IsNew[I]))
       return false;
-    if (has(Item.Type, OMP_TGT_MAPTYPE_RETURN_PARAM)) {
-      // The base the region adds its offset to: for ptr_and_obj, Base is
-      // where the pointer (or reference) is stored, and the base is its
-      // value.
-      uintptr_t Base = addr(Item.Base);
-      if (has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ))
-        std::memcpy(&Base, Item.Base, sizeof(Base));
-      Maps.Bases[I] = reinterpret_cast<void *>(
-          E->translate(addr(Item.Begin)) - (addr(Item.Begin) - Base));
-    }
   }
   for (int32_t I : LambdaCaptures)
     if (!attachIfBothMapped(D, Table, Maps.item(I)))
@@ -823,6 +861,43 @@ bool planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
     if (!attachIfBothMapped(D, Table, Maps.item(I)))
       return false;
   return true;
+}
+
+/// planExit's pass 1 for an item found in \p E: drops the item's
+/// reference (none for a struct's member, which shares its struct's) and
+/// reports it. Returns whether no reference holds \p E any more.
+bool releaseReference(Device &D, MapEntry &E, const MapItem &Item,
+                      bool IsMember) {
+  if (!IsMember && has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD)) {
+    if (E.HoldRefCount)
+      --E.HoldRefCount;
+  } else if (!IsMember && !E.Permanent) {
+    if (has(Item.Type, OMP_TGT_MAPTYPE_DELETE))
+      E.DynRefCount = 0;
+    else if (E.DynRefCount)
+      --E.DynRefCount;
+  }
+  bool Released = E.isReleasable();
+  if (infoFlags() & InfoMappingExists) {
+    bool Hold = has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD);
+    std::string Dyn = E.Permanent ? "INF" : std::to_string(E.DynRefCount);
+    std::string HoldCount = std::to_string(E.HoldRefCount);
+    std::string &Changed = Hold ? HoldCount : Dyn;
+    if (IsMember || (E.Permanent && !Hold))
+      Changed += " (update suppressed)";
+    else if (has(Item.Type, OMP_TGT_MAPTYPE_DELETE))
+      Changed += " (reset, delayed deletion)";
+    else
+      Changed +=
+          Released ? " (decremented, delayed deletion)" : " (decremented)";
+    infoMessage(D.Id,
+                "Mapping exists with HstPtrBegin=0x%016" PRIxPTR
+                ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
+                ", DynRefCount=%s, HoldRefCount=%s",
+                addr(Item.Begin), E.translate(addr(Item.Begin)), Item.Size,
+                Dyn.c_str(), HoldCount.c_str());
+  }
+  return Released;
 }
 
 /// Step 2 of a map-exiting list.
@@ -865,35 +940,7 @@ bool planExit(Device &D, LockedMappingTable &Table, Transfers &T,
     int64_t Parent = parentIndex(Item.Type);
     bool IsMember = Parent >= 0 && Parent < Maps.Count &&
                     !has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ);
-    if (!IsMember && has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD)) {
-      if (E.HoldRefCount)
-        --E.HoldRefCount;
-    } else if (!IsMember && !E.Permanent) {
-      if (has(Item.Type, OMP_TGT_MAPTYPE_DELETE))
-        E.DynRefCount = 0;
-      else if (E.DynRefCount)
-        --E.DynRefCount;
-    }
-    Items[I].Released = E.isReleasable();
-    if (infoFlags() & InfoMappingExists) {
-      bool Hold = has(Item.Type, OMP_TGT_MAPTYPE_OMPX_HOLD);
-      std::string Dyn = E.Permanent ? "INF" : std::to_string(E.DynRefCount);
-      std::string HoldCount = std::to_string(E.HoldRefCount);
-      std::string &Changed = Hold ? HoldCount : Dyn;
-      if (IsMember || (E.Permanent && !Hold))
-        Changed += " (update suppressed)";
-      else if (has(Item.Type, OMP_TGT_MAPTYPE_DELETE))
-        Changed += " (reset, delayed deletion)";
-      else
-        Changed += Items[I].Released ? " (decremented, delayed deletion)"
-                                     : " (decremented)";
-      infoMessage(D.Id,
-                  "Mapping exists with HstPtrBegin=0x%016" PRIxPTR
-                  ", TgtPtrBegin=0x%016" PRIxPTR ", Size=%" PRId64
-                  ", DynRefCount=%s, HoldRefCount=%s",
-                  addr(Item.Begin), E.translate(addr(Item.Begin)), Item.Size,
-                  Dyn.c_str(), HoldCount.c_str());
-    }
+    Items[I].Released = releaseReference(D, E, Item, IsMember);
   }
   // Pass 2: copies back, while every device copy still exists.
   for (int32_t I = 0; I < Maps.Count; ++I) {
@@ -936,6 +983,10 @@ bool planUpdateRange(Device &D, LockedMappingTable &Table, Transfers &T,
                      const ident_t *Loc, const MapItem &Piece) {
   LookupResult R = Table->lookup(addr(Piece.Begin), Piece.Size);
   if (R.Status != LookupResult::Contained) {
+    // Under unified shared memory data without a device copy (`close`, or
+    // omp_target_associate_ptr, make one) is the host's: nothing to do.
+    if (Runtime::get().unifiedSharedMemory())
+      return true;
     if (has(Piece.Type, OMP_TGT_MAPTYPE_PRESENT)) {
       reportNotPresent(D, Table, Loc, Piece, PresentCheck::Motion);
       return false;
@@ -973,8 +1024,6 @@ bool planUpdate(Device &D, LockedMappingTable &Table, Transfers &T,
         return false;
       continue;
     }
-    if (Runtime::get().unifiedSharedMemory())
-      continue;
     if (!planUpdateRange(D, Table, T, Loc, Item))
       return false;
   }

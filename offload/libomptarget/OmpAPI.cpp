@@ -238,8 +238,9 @@ OFFLOAD_API int omp_target_is_present(const void *Ptr, int DeviceNum) {
   Device *D = visibleDevice(DeviceNum);
   if (!D)
     return 0;
-  if (Runtime::get().unifiedSharedMemory())
-    return 1;
+  // Under unified shared memory too, only what has a device copy (a map
+  // with `close`, omp_target_associate_ptr, a declare target global) is
+  // present, as upstream answers.
   (void)D->prepare(); // declare target globals become present on load
   // The storage Ptr refers to, of unknown size: its first byte, as upstream
   // asks. A zero-size lookup would answer for a pointer into the extended
@@ -277,8 +278,8 @@ OFFLOAD_API void *omp_get_mapped_ptr(const void *Ptr, int DeviceNum) {
   Device *D = visibleDevice(DeviceNum);
   if (!D || !D->prepare())
     return nullptr;
-  if (Runtime::get().unifiedSharedMemory())
-    return const_cast<void *>(Ptr);
+  // Null for storage without a device copy, under unified shared memory
+  // too (as upstream answers).
   LockedMappingTable Table = D->Mappings.lock();
   uintptr_t Host = reinterpret_cast<uintptr_t>(Ptr);
   LookupResult R = lookupSettled(Table, Host, 0, /*ToRemove=*/false);
