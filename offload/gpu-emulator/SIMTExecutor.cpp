@@ -137,8 +137,6 @@ void startBlock(BlockState &Block, const LaunchConfig &Config,
   Block.Failed = false;
   for (HardwareBarrier &B : Block.Barriers)
     B = HardwareBarrier();
-  std::memset(Block.Shared, 0,
-              Config.StaticSharedBytes + Config.DynamicSharedBytes);
   for (GPUThread &T : Block.Threads) {
     T.Wait = ThreadWait::None;
     T.Spinning = false;
@@ -170,8 +168,13 @@ void worker(GridRun &Run, unsigned Index, unsigned Workers) {
   const LaunchConfig &Config = Run.Config;
   uint64_t Threads = Config.Block.count();
   ThreadStacks Stacks(Threads, Config.StackBytes);
+  // Team-shared memory is not cleared between blocks, as on a GPU: a block
+  // sees what the worker's previous block left. The first block sees a
+  // pattern rather than zeros, so code that reads before writing is less
+  // likely to pass by accident.
   std::vector<char> Shared(Config.StaticSharedBytes +
-                           Config.DynamicSharedBytes + 16);
+                               Config.DynamicSharedBytes + 16,
+                           char(0xa5));
   auto Block = std::make_unique<BlockState>();
   Block->GridDim = Config.Grid;
   Block->BlockDim = Config.Block;

@@ -183,6 +183,44 @@ declare i32 @llvm.nvvm.match.any.sync.i32(i32, i32)
             "'llvm.nvvm.match.any.sync.i32' (in function 'k')");
 }
 
+TEST_F(GPUEmulationTest, FloatingPointHelpersBecomeHostArithmetic) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @k(ptr %out, double %x) {
+  %hi = call i32 @llvm.nvvm.d2i.hi(double %x)
+  %lo = call i32 @llvm.nvvm.d2i.lo(double %x)
+  %y = call double @llvm.nvvm.lohi.i2d(i32 %lo, i32 %hi)
+  %z = call double @llvm.nvvm.mul.rn.d(double %y, double %x)
+  %w = call double @llvm.nvvm.fma.rn.d(double %z, double %x, double %y)
+  store double %w, ptr %out
+  ret void
+}
+declare i32 @llvm.nvvm.d2i.hi(double)
+declare i32 @llvm.nvvm.d2i.lo(double)
+declare double @llvm.nvvm.lohi.i2d(i32, i32)
+declare double @llvm.nvvm.mul.rn.d(double, double)
+declare double @llvm.nvvm.fma.rn.d(double, double, double)
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  EXPECT_EQ(callees(*M->getFunction("k")),
+            std::vector<std::string>{"llvm.fma.f64"});
+}
+
+TEST_F(GPUEmulationTest, DirectedRoundingIsRefused) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @k(ptr %out, double %x) {
+  %z = call double @llvm.nvvm.add.rz.d(double %x, double %x)
+  store double %z, ptr %out
+  ret void
+}
+declare double @llvm.nvvm.add.rz.d(double, double)
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
+            "the GPU emulator does not support the intrinsic "
+            "'llvm.nvvm.add.rz.d' (in function 'k')");
+}
+
 TEST_F(GPUEmulationTest, UnknownInlineAssemblyIsNamed) {
   std::unique_ptr<Module> M = parse(R"(
 define ptx_kernel void @k() {

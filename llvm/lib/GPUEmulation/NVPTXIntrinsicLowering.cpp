@@ -21,6 +21,7 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 
 #include <optional>
@@ -110,6 +111,19 @@ public:
       B.CreateFence(AtomicOrdering::SequentiallyConsistent);
     } else if (Name == "llvm.nvvm.nanosleep") {
       B.CreateCall(callee("__gpuemu_yield", Void, {}));
+    } else if (Name == "llvm.nvvm.d2i.lo" || Name == "llvm.nvvm.d2i.hi") {
+      // The halves of a double's bits (libdevice's and compiler-rt's
+      // complex division use them).
+      Value *Bits = B.CreateBitCast(Call->getArgOperand(0), I64);
+      if (Name == "llvm.nvvm.d2i.hi")
+        Bits = B.CreateLShr(Bits, 32);
+      Result = B.CreateTrunc(Bits, I32);
+    } else if (Name == "llvm.nvvm.lohi.i2d") {
+      Value *Lo = B.CreateZExt(Call->getArgOperand(0), I64);
+      Value *Hi = B.CreateShl(B.CreateZExt(Call->getArgOperand(1), I64), 32);
+      Result = B.CreateBitCast(B.CreateOr(Lo, Hi), Call->getType());
+    } else if (Value *Math = lowerFloatingPoint(B, Call, Name)) {
+      Result = Math;
     } else if (Name.consume_front("llvm.nvvm.shfl.sync.")) {
       Result = lowerShuffle(B, Call, Name);
       if (!Result)
@@ -147,6 +161,42 @@ private:
   Value *sreg(IRBuilder<> &B, SReg Reg) {
     return B.CreateCall(callee("__gpuemu_sreg", I64, {I32}),
                         {B.getInt32(uint32_t(Reg))});
+  }
+
+  /// Round-to-nearest arithmetic (the IEEE default the host uses too),
+  /// fabs, fmin/fmax and sqrt; nullptr for anything else, e.g. the directed
+  /// rounding modes (rz, rm, rp), which the host does not do per operation.
+  Value *lowerFloatingPoint(IRBuilder<> &B, CallInst *Call, StringRef Name) {
+    if (!Name.consume_front("llvm.nvvm."))
+      return nullptr;
+    // (Flush-to-zero variants, .ftz.f, are left out: the host keeps
+    // denormals.)
+    if (!Name.consume_back(".f") && !Name.consume_back(".d"))
+      return nullptr;
+    auto Arg = [&](unsigned I) { return Call->getArgOperand(I); };
+    if (Name == "add.rn")
+      return B.CreateFAdd(Arg(0), Arg(1));
+    if (Name == "sub.rn")
+      return B.CreateFSub(Arg(0), Arg(1));
+    if (Name == "mul.rn")
+      return B.CreateFMul(Arg(0), Arg(1));
+    if (Name == "div.rn")
+      return B.CreateFDiv(Arg(0), Arg(1));
+    Intrinsic::ID ID = Intrinsic::not_intrinsic;
+    if (Name == "fma.rn")
+      ID = Intrinsic::fma;
+    else if (Name == "sqrt.rn")
+      ID = Intrinsic::sqrt;
+    else if (Name == "fabs")
+      ID = Intrinsic::fabs;
+    else if (Name == "fmin")
+      ID = Intrinsic::minnum;
+    else if (Name == "fmax")
+      ID = Intrinsic::maxnum;
+    if (ID == Intrinsic::not_intrinsic)
+      return nullptr;
+    SmallVector<Value *, 3> Args(Call->args());
+    return B.CreateIntrinsic(ID, {Call->getType()}, Args);
   }
 
   /// shfl.sync.<kind>.<i32|f32>[p](mask, value, lane/delta, clamp).
