@@ -639,6 +639,51 @@ TEST(DeviceRuntime, BareBlocksOutOfRangeAreRefused) {
   EXPECT_NE(Err.find("zero thread_limit extent"), std::string::npos) << Err;
 }
 
+/// With the device environment's debug bit (LIBOMPTARGET_DEVICE_RTL_DEBUG
+/// through the plugin), misuses of the runtime stop the kernel with a
+/// message naming the check, the runtime's file and line, the team and the
+/// thread; without it they go unchecked.
+void misuseLock() {
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  launch(Env, 1, 2, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    uint64_t Lock = 0;
+    if (__kmpc_get_hardware_thread_id_in_block() == 1)
+      omp_unset_lock(&Lock);
+    __kmpc_target_deinit();
+  });
+}
+
+void misuseSharedStack() {
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  launch(Env, 1, 1, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    void *First = __kmpc_alloc_shared(16);
+    void *Second = __kmpc_alloc_shared(16);
+    __kmpc_free_shared(First, 16); // not LIFO
+    __kmpc_free_shared(Second, 16);
+    __kmpc_target_deinit();
+  });
+}
+
+TEST(DeviceRuntimeDeathTest, DebugChecksStopMisuse) {
+  testing::FLAGS_gtest_death_test_style = "threadsafe";
+  misuseLock(); // unchecked: nothing happens
+  misuseSharedStack();
+  __omp_rtl_device_environment.DeviceDebugKind = 1;
+  EXPECT_DEATH(misuseLock(),
+               "openmp/device/src/Synchronization.cpp:[0-9]+: omp_unset_lock: "
+               "team 0, thread 1 of kernel 'unit-test-kernel': device "
+               "assertion `omp_unset_lock of a lock that is not set` failed");
+  EXPECT_DEATH(misuseSharedStack(),
+               "__kmpc_free_shared: team 0, thread 0 of kernel "
+               "'unit-test-kernel': device assertion `__kmpc_free_shared of a "
+               "block that is not the last one");
+  __omp_rtl_device_environment.DeviceDebugKind = 0;
+}
+
 TEST(DeviceRuntime, HostThreadsSeeTheInitialThread) {
   // Without libomp in the process, calls from a host thread fall back to
   // the device code's view of an initial thread.

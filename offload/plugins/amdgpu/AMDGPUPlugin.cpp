@@ -39,6 +39,7 @@
 #include "PluginEntryPoints.h"
 #include "PluginInterface.h"
 #include "gpu/AllocationReport.h"
+#include "gpu/DeviceRuntimeDebug.h"
 #include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelTimeout.h"
@@ -819,6 +820,7 @@ private:
     Env.NumDevices = uint32_t(NumDevices);
     Env.DeviceNum = uint32_t(Id);
     Env.HardwareParallelism = ComputeUnits;
+    Env.DeviceDebugKind = deviceRuntimeDebugKind();
     return dataSubmit(Address, &Env, sizeof(Env), nullptr);
   }
 

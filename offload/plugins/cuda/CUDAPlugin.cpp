@@ -33,6 +33,7 @@
 #include "PluginInterface.h"
 #include "gpu/AllocationReport.h"
 #include "gpu/DeviceLimits.h"
+#include "gpu/DeviceRuntimeDebug.h"
 #include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelTimeout.h"
@@ -549,6 +550,7 @@ private:
     Env.DeviceNum = uint32_t(Id);
     Env.ClockFrequency = uint64_t(ClockKHz) * 1000;
     Env.HardwareParallelism = uint64_t(Multiprocessors);
+    Env.DeviceDebugKind = deviceRuntimeDebugKind();
     return onStream(
         nullptr, "cuMemcpyHtoDAsync", What.c_str(), [&](CUstream Stream) {
           return API.cuMemcpyHtoDAsync(Address, &Env, sizeof(Env), Stream);

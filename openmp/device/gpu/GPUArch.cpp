@@ -190,3 +190,9 @@ void arch::fatal(const char *Message) {
   gpu::printFatal(Message);
   __builtin_trap();
 }
+
+void arch::assertFail(const char *Expression, const char *File, unsigned Line,
+                      const char *Function) {
+  gpu::assertFail(Expression, File, Line, Function);
+  __builtin_trap();
+}

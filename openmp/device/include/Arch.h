@@ -98,6 +98,12 @@ uint32_t numProcessors();
 /// Reports a fatal runtime error and stops the kernel.
 [[noreturn]] void fatal(const char *Message);
 
+/// Reports a failed assertion, the runtime's own (src/Debug.h) or an
+/// assert() in user code (`__assert_fail`), with \p File, \p Line,
+/// \p Function and the calling block and thread, and stops the kernel.
+[[noreturn]] void assertFail(const char *Expression, const char *File,
+                             unsigned Line, const char *Function);
+
 } // namespace arch
 
 /// Atomics at device scope (cross-team visibility). Clang's scoped builtins

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Debug.h"
 #include "Interface.h"
 #include "Parallel.h"
 #include "State.h"
@@ -65,6 +66,9 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
   uint32_t Tid = arch::threadIdInBlock();
   uint32_t BlockSize = arch::numThreadsInBlock();
   bool SPMD = isSPMDMode(KernelEnv);
+  OMPX_ASSERT(KernelEnv, "__kmpc_target_init without a kernel environment");
+  OMPX_ASSERT(Tid < BlockSize && arch::blockId() < arch::numBlocks(),
+              "thread or block id outside the launch's grid");
 
   initThreadState(arch::threadState());
   if (Tid == 0) {
@@ -111,6 +115,8 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
 
 extern "C" void __kmpc_target_deinit() {
   TeamState &Team = arch::teamState();
+  OMPX_ASSERT(arch::threadState().Level == 0,
+              "__kmpc_target_deinit inside a parallel region");
   if (Team.IsSPMD || arch::threadIdInBlock() != Team.MainThreadId)
     return;
   // The main thread of a generic kernel releases the waiting workers.

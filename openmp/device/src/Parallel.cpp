@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Parallel.h"
+#include "Debug.h"
 #include "Interface.h"
 
 using namespace ompx;
@@ -209,6 +210,9 @@ extern "C" bool __kmpc_kernel_parallel(void **WorkFn) {
 }
 
 extern "C" void __kmpc_kernel_end_parallel() {
+  OMPX_ASSERT(arch::threadState().Level == 1,
+              "__kmpc_kernel_end_parallel outside the parallel region "
+              "__kmpc_kernel_parallel started");
   leaveLevel1Region(arch::threadState());
 }
 

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Debug.h"
 #include "Interface.h"
 #include "State.h"
 
@@ -56,13 +57,18 @@ void *__kmpc_alloc_shared(uint64_t Bytes) {
   return Ptr;
 }
 
-void __kmpc_free_shared(void *Ptr, uint64_t) {
+void __kmpc_free_shared(void *Ptr, uint64_t Bytes) {
   if (!Ptr)
     return;
   size_t SliceSize;
   char *Slice = sliceOf(SliceSize);
   char *P = static_cast<char *>(Ptr);
   if (Slice && P >= Slice && P < Slice + SliceSize) {
+    OMPX_ASSERT(P + roundUp(size_t(Bytes)) ==
+                    Slice + arch::threadState().StackUsed,
+                "__kmpc_free_shared of a block that is not the last one "
+                "__kmpc_alloc_shared gave this thread (frees must be LIFO, "
+                "with the allocated size)");
     // Frees are LIFO: everything from Ptr up is released.
     arch::threadState().StackUsed = size_t(P - Slice);
     return;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Debug.h"
 #include "Interface.h"
 #include "State.h"
 
@@ -70,6 +71,8 @@ void __kmpc_critical_with_hint(IdentTy *Loc, int32_t Gtid, CriticalNameTy *Name,
 void __kmpc_end_critical(IdentTy *Loc, int32_t Gtid, CriticalNameTy *Name) {
   OMPX_FORWARD_TO_HOST(__kmpc_end_critical, void,
                        (IdentTy *, int32_t, CriticalNameTy *), Loc, Gtid, Name);
+  OMPX_ASSERT(atomic::load(criticalWord(Name)) != 0,
+              "__kmpc_end_critical of a critical section nobody holds");
   arch::unlock(criticalWord(Name));
 }
 
@@ -133,6 +136,8 @@ void omp_set_lock(void *Lock) {
 
 void omp_unset_lock(void *Lock) {
   OMPX_FORWARD_TO_HOST(omp_unset_lock, void, (void *), Lock);
+  OMPX_ASSERT(atomic::load(lockWord(Lock)) != 0,
+              "omp_unset_lock of a lock that is not set");
   arch::unlock(lockWord(Lock));
 }
 

@@ -152,6 +152,8 @@ inline void deallocate(void *) {}
 /// AMD has no device-side printf without a host-call service; a fatal error
 /// traps, which the plugin reports with the kernel's name.
 inline void printFatal(const char *) {}
+/// The same for failed assertions: the trap that follows stops the kernel.
+inline void assertFail(const char *, const char *, unsigned, const char *) {}
 
 } // namespace gpu
 } // namespace ompx

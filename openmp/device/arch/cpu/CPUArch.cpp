@@ -202,6 +202,17 @@ uint32_t arch::numProcessors() {
   return N > 0 ? uint32_t(N) : 1;
 }
 
+void arch::assertFail(const char *Expression, const char *File, unsigned Line,
+                      const char *Function) {
+  DeviceThread *T = self();
+  fprintf(stderr,
+          "%s:%u: %s: team %u, thread %u of kernel '%s': device assertion "
+          "`%s` failed\n",
+          File, Line, Function, T ? T->TeamId : 0, T ? T->ThreadId : 0,
+          cpu::currentKernelName(), Expression);
+  abort();
+}
+
 void arch::fatal(const char *Message) {
   fprintf(stderr, "ompdevice: fatal error in kernel '%s': %s\n",
           cpu::currentKernelName(), Message);

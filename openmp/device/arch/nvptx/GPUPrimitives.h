@@ -133,6 +133,32 @@ inline void printFatal(const char *Message) {
           &Arguments);
 }
 
+/// Prints "File:Line: Function: block [x,y,z], thread [x,y,z]: device
+/// assertion `Expression` failed." (the trap that follows stops the kernel,
+/// and the plugin reports that naming it). The driver's own __assertfail
+/// would print much the same, but vprintf is the one PTX system call every
+/// host of the runtime provides (the GPU emulator's __assertfail does not
+/// link).
+inline void assertFail(const char *Expression, const char *File,
+                       unsigned Line, const char *Function) {
+  struct {
+    const char *File;
+    uint32_t Line;
+    const char *Function;
+    uint32_t Block[3];
+    uint32_t Thread[3];
+    const char *Expression;
+  } Arguments = {File,
+                 Line,
+                 Function,
+                 {blockId(0), blockId(1), blockId(2)},
+                 {threadId(0), threadId(1), threadId(2)},
+                 Expression};
+  vprintf("%s:%u: %s: block [%u,%u,%u], thread [%u,%u,%u]: device assertion "
+          "`%s` failed.\n",
+          &Arguments);
+}
+
 inline void *allocate(size_t Size) { return malloc(Size); }
 inline void deallocate(void *Ptr) { free(Ptr); }
 

@@ -1,0 +1,37 @@
+//===- Debug.h - The runtime's checks of its own invariants -----*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Checks that cost a branch on every runtime call are made only when asked
+// for: at compile time with -fopenmp-target-debug (clang emits
+// `__omp_rtl_debug_kind`, 1 or the option's value, into every device
+// translation unit) or at run time with LIBOMPTARGET_DEVICE_RTL_DEBUG (the
+// plugin copies it into the device environment). Bit 0 of either turns
+// them on. A failed check is reported like a failed assert() in user code:
+// file, line, function, block and thread; then the kernel stops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPENMP_DEVICE_SRC_DEBUG_H
+#define OPENMP_DEVICE_SRC_DEBUG_H
+
+#include "Arch.h"
+
+namespace ompx {
+/// Whether the runtime checks its invariants (see the file comment).
+bool debugChecks();
+} // namespace ompx
+
+/// Checks \p Cond when debugChecks() is on; \p What says what went wrong in
+/// the user's or the compiler's terms.
+#define OMPX_ASSERT(Cond, What)                                                \
+  do {                                                                         \
+    if (::ompx::debugChecks() && !(Cond))                                      \
+      ::ompx::arch::assertFail(What, __FILE__, __LINE__, __func__);            \
+  } while (false)
+
+#endif // OPENMP_DEVICE_SRC_DEBUG_H
