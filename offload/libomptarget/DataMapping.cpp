@@ -403,13 +403,14 @@ void planCopy(Transfers &T, MapEntry &E, const MapItem &Whole, bool ToDevice) {
                       ToDevice});
   // Said when decided, so that each copy follows the creation of its entry
   // as in upstream's output (the copies run after the whole list is
-  // planned).
+  // planned), and named by the entry, as upstream names it (a member copied
+  // within its struct's entry: the struct).
   if (ToDevice && (infoFlags() & InfoDataTransfers))
     infoMessage(T.DeviceId,
                 "Copying data from host to device, HstPtr=0x%016" PRIxPTR
                 ", TgtPtr=0x%016" PRIxPTR ", Size=%" PRId64 ", Name=%s",
                 addr(Item.Begin), addr(T.Copies.back().DeviceAddress),
-                Item.Size, mapName(Item.Name).c_str());
+                Item.Size, mapName(E.Name).c_str());
 }
 
 /// Step 3's copy, without the table's lock.
@@ -437,7 +438,7 @@ bool transfer(Device &D, const Transfers::Copy &C) {
                 "Copying data from device to host, TgtPtr=0x%016" PRIxPTR
                 ", HstPtr=0x%016" PRIxPTR ", Size=%" PRId64 ", Name=%s",
                 addr(C.DeviceAddress), addr(Item.Begin), Item.Size,
-                mapName(Item.Name).c_str());
+                mapName(C.Entry->Name).c_str());
   if (plugin::Status S = D.plugin().dataRetrieve(Item.Begin, C.DeviceAddress,
                                                  Item.Size, nullptr)) {
     errorMessage("copying %s from device %d failed: %s",

@@ -3,7 +3,8 @@
 // information as "unknown:0:0", the "(update suppressed)" searches of a
 // launch's arguments, of `target update` and of an attachment, "Name=" on
 // every existing mapping, the table of every device after each construct
-// and at exit, and the plugin's prefix on launches. Ours also names the
+// and at exit, the plugin's prefix on launches, and copies named by the
+// entry they copy within (a member's copy by its struct). Ours also names the
 // image's triple when it loads it.
 // REQUIRES: our-libomptarget
 // RUN: %clang -fopenmp -fopenmp-targets=%target-cpu %s -o %t
@@ -24,10 +25,16 @@ struct Holder {
   double *p;
 };
 
+struct Pair {
+  double x[4];
+  int n;
+};
+
 int main(void) {
   int a[64];
   double *buffer = malloc(32 * sizeof(double));
   struct Holder h = {buffer};
+  struct Pair q = {{1, 2, 3, 4}, 4};
   for (int i = 0; i < 64; ++i)
     a[i] = i;
   for (int i = 0; i < 32; ++i)
@@ -64,6 +71,13 @@ int main(void) {
 #pragma omp target map(tofrom : h.p[0:32])
   for (int i = 0; i < 32; ++i)
     h.p[i] += 1;
+
+  // A member copied within its struct's entry is named by the struct.
+  // DEBUG: Entering OpenMP data region with being_mapper at info-upstream-lines.c:[[@LINE+2]]:{{[0-9]+}} with 3 arguments:
+  // DEBUG: Copying data from host to device, HstPtr=0x{{[0-9a-f]+}}, TgtPtr=0x{{[0-9a-f]+}}, Size=32, Name=q{{$}}
+#pragma omp target data map(tofrom : q, q.x[0:4])
+  {
+  }
 
   // CHECK: omptarget device 0 info: Updating data within the OpenMP data region with update_mapper at unknown:0:0 with 1 arguments:
   // CHECK-NEXT: omptarget device 0 info: from(unknown)[256]
