@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds the runtime instrumented with a sanitizer and runs the runtime's
-# end-to-end lit suites on it; fails on any test failure and on any sanitizer
-# report (docs/Testing.md, "Sanitizers").
+# Builds the project instrumented with a sanitizer, runs the runtime's
+# end-to-end lit suites and every GoogleTest unit on it (the CUDA and AMDGPU
+# plugins behind the fake drivers, the wrapper's thread pool and cache);
+# fails on any test failure and on any sanitizer report (docs/Testing.md,
+# "Sanitizers").
 #
 #   scripts/sanitize.sh thread|address [lit args...]
 #
@@ -10,8 +12,8 @@
 #                                 build-asan/, prefix install-asan/
 #
 # The project is compiled by clang-22 with -DOFFLOAD_SANITIZER=<kind>, which
-# instruments the host runtime libomptarget, its plugins and the CPU device
-# runtime (and the units linking them). The lit suites then compile every
+# instruments the host runtime libomptarget, its plugins, the CPU device
+# runtime, the linker wrapper and shims, and the units. The lit suites then compile every
 # test program with the same -fsanitize (lit parameter `sanitizer`), so the
 # sanitizer runtime is in the executable. Every report goes to a log file of
 # its own (log_path), which this script counts after the run: a report makes
@@ -70,6 +72,12 @@ done
 status=0
 "$llvm/bin/lit" -sv --time-tests --param sanitizer="$kind" "$@" "${dirs[@]}" ||
   status=$?
+# The GoogleTest units: everything ctest runs except the lit suites (run
+# above), the kit and the fuzz smoke runs (their own sanitizer builds).
+units_status=0
+ctest --test-dir "$build" --output-on-failure ${OFFLOAD_JOBS:+-j "$OFFLOAD_JOBS"} \
+  -E '^(lit|gpu-check-kit-cpu|fuzz-smoke-.*)$' || units_status=$?
+if [ $units_status -ne 0 ]; then status=$units_status; fi
 # Reports of programs that then failed (or of tests expecting a failure).
 reports=$(find "$logs" -type f | sort)
 if [ -n "$reports" ]; then
@@ -82,6 +90,6 @@ if [ -n "$reports" ]; then
 fi
 end=$(date +%s)
 echo "sanitize.sh $kind: suites: $suites; build $((built - start)) s," \
-  "tests $((end - built)) s; lit status $status, reports:" \
+  "tests $((end - built)) s; status $status (units $units_status), reports:" \
   "$(echo -n "$reports" | grep -c . || true)"
 exit $status
