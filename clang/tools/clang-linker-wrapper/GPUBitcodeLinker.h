@@ -75,6 +75,9 @@ struct GPUBitcodeLink {
   llvm::StringSet<> ExternalReferences;
   /// Pass plugins LTO loads (DeviceLinkJob::PassPlugins).
   std::vector<std::string> PassPlugins;
+  /// LLVM options from -mllvm / --offload-opt (DeviceLinkJob::LLVMArgs);
+  /// see GPULTOOptions.h.
+  std::vector<std::string> LLVMArgs;
   /// Called with the optimised module before code generation, which is
   /// skipped when it returns false (the GPU emulator's link).
   std::function<bool(unsigned, const llvm::Module &)> PreCodeGenHook;
@@ -89,9 +92,9 @@ GPUBitcodeLink prepareGPUBitcodeLink(const DeviceLinkJob &Job,
                                      llvm::CodeGenFileType FileType,
                                      std::vector<std::string> &OtherInputs);
 
-/// Runs \p Link. Returns the generated PTX or object file, or an empty
-/// buffer when there was nothing to link (no bitcode input, and no archive
-/// member needed by the external references).
+/// Runs \p Link (GPUBitcodeLTO.cpp). Returns the generated PTX or object
+/// file, or an empty buffer when there was nothing to link (no bitcode
+/// input, and no archive member needed by the external references).
 llvm::Expected<llvm::SmallString<0>>
 runGPUBitcodeLink(const GPUBitcodeLink &Link);
 
