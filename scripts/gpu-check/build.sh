@@ -2,7 +2,10 @@
 # Builds the GPU check kit: self-checking OpenMP offload programs compiled
 # through the installed shims for an NVIDIA GPU (sm_90 unless
 # GPU_CHECK_ARCH says otherwise) and for the CPU device, plus the runtime
-# closure they need on a machine that has nothing but a CUDA driver.
+# closure they need on a machine that has nothing but a CUDA driver. Every
+# program is also built for an AMD GPU (gfx90a unless GPU_CHECK_AMD_ARCH
+# says otherwise), which needs no toolkit: those builds check that the AMD
+# device link works for every kit program (CI runs them); they are not run.
 #
 #   scripts/gpu-check/build.sh [--prefix DIR] [--out DIR] [--cpu-only]
 #                              [--only NAME...]
@@ -10,6 +13,7 @@
 # Runs after scripts/build.sh (it uses the installed prefix, default
 # install/ or $OFFLOAD_PREFIX) and needs no GPU. Writes build/gpu-check/:
 #   gpu/<name>   the programs for the GPU     cpu/<name>   the same, CPU device
+#   amd/<name>   the same for the AMD GPU (built, not run by run.sh)
 #   lib/         our runtime and plugins, libomp, libffi... (found with ldd)
 #   run.sh       runs them (see its header)
 #
@@ -19,7 +23,8 @@
 #
 # The GPU programs need the CUDA toolkit's ptxas and nvlink (found where the
 # linker wrapper looks: $CUDA_PATH/bin, PATH, /usr/local/cuda/bin); without
-# them, or with --cpu-only, only the CPU programs are built. The kit must
+# them only the CPU and AMD programs are built, with --cpu-only only the CPU
+# ones. The AMD programs need our amdgcn device runtime. The kit must
 # stay under 48 MiB (what travels to a GPU machine); build.sh checks that.
 set -euo pipefail
 
@@ -28,6 +33,7 @@ root=$(cd "$here/../.." && pwd)
 prefix=${OFFLOAD_PREFIX:-$root/install}
 out=$root/build/gpu-check
 arch=${GPU_CHECK_ARCH:-sm_90}
+amd_arch=${GPU_CHECK_AMD_ARCH:-gfx90a}
 only=()
 cpu_only=0
 while [ $# -gt 0 ]; do
@@ -56,6 +62,7 @@ tests=$here/tests
 export PATH=$prefix/bin:$PATH
 
 kinds=(gpu cpu)
+nvidia=1
 if [ $cpu_only = 0 ]; then
   cuda_bin=
   for dir in ${CUDA_PATH:+"$CUDA_PATH/bin"} $(echo "$PATH" | tr ':' ' ') \
@@ -63,15 +70,28 @@ if [ $cpu_only = 0 ]; then
     if [ -x "$dir/ptxas" ] && [ -x "$dir/nvlink" ]; then cuda_bin=$dir; break; fi
   done
   if [ -z "$cuda_bin" ]; then
-    echo "build.sh: no CUDA toolkit (ptxas, nvlink) found; building the CPU" \
-      "programs only" >&2
-    cpu_only=1
+    echo "build.sh: no CUDA toolkit (ptxas, nvlink) found; building no" \
+      "NVIDIA programs" >&2
+    nvidia=0
   fi
 fi
-[ $cpu_only = 1 ] && kinds=(cpu)
+if [ $cpu_only = 1 ]; then
+  kinds=(cpu)
+else
+  kinds=()
+  [ $nvidia = 1 ] && kinds+=(gpu)
+  kinds+=(cpu)
+  if [ -f "$prefix/lib/amdgcn-amd-amdhsa/libompdevice.a" ]; then
+    kinds+=(amd)
+  else
+    echo "build.sh: no amdgcn device runtime in $prefix; building no AMD" \
+      "programs" >&2
+  fi
+fi
 
 # Flags each device kind adds to every compile and link.
 gpu_flags=(--offload-arch="$arch")
+amd_flags=(--offload-arch="$amd_arch")
 cpu_flags=(-fopenmp-targets=x86_64-pc-linux-gnu)
 
 names=()
@@ -105,10 +125,14 @@ driver_for() {
   esac
 }
 
-# build_one <name> <kind: gpu|cpu> -> $out/<kind>/<name>; log in $work.
+# build_one <name> <kind: gpu|amd|cpu> -> $out/<kind>/<name>; log in $work.
 build_one() {
   local name=$1 kind=$2 flags objdir log srcs=() libsrcs=() objs=() driver
-  if [ "$kind" = gpu ]; then flags=("${gpu_flags[@]}"); else flags=("${cpu_flags[@]}"); fi
+  case $kind in
+  gpu) flags=("${gpu_flags[@]}") ;;
+  amd) flags=("${amd_flags[@]}") ;;
+  *) flags=("${cpu_flags[@]}") ;;
+  esac
   objdir=$work/$kind/$name
   log=$work/$kind-$name.log
   mkdir -p "$objdir" "$out/$kind"
@@ -151,7 +175,7 @@ build_one() {
 }
 
 rm -rf "$out"
-mkdir -p "$out/gpu" "$out/cpu" "$out/lib"
+mkdir -p "$out/gpu" "$out/cpu" "$out/amd" "$out/lib"
 failed=()
 for name in "${names[@]}"; do
   for kind in "${kinds[@]}"; do
