@@ -8,6 +8,10 @@
 #                       GPU_CHECK_SMALL=1 (saxpy at 2^24, not 2^28, elements)
 #   run.sh --sanitize   the GPU programs under compute-sanitizer (memcheck)
 #   run.sh ... NAME...  only these programs
+#   run.sh --bench [--cpu] [--reps N] [--json FILE] [NAME...]
+#                       the benchmarks instead (bench/run.sh: every build,
+#                       interleaved, medians, a table and a JSON; with --cpu
+#                       the CPU-device builds once, just checking they run)
 #
 # Prints each program's PASS/FAIL line and time, then `N passed, M failed`;
 # exits non-zero when any program fails. GPU_CHECK_TIMEOUT (seconds, default
@@ -19,10 +23,17 @@ kind=gpu
 sanitize=0
 names=()
 for arg in "$@"; do
+  if [ "$arg" = --bench ]; then
+    args=()
+    for a in "$@"; do [ "$a" = --bench ] || args+=("$a"); done
+    exec "$kit/bench/run.sh" ${args[@]+"${args[@]}"}
+  fi
+done
+for arg in "$@"; do
   case $arg in
   --cpu) kind=cpu; export GPU_CHECK_SMALL=1 ;;
   --sanitize) sanitize=1 ;;
-  -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,18p' "$0"; exit 0 ;;
   -*) echo "run.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   *) names+=("$arg") ;;
   esac

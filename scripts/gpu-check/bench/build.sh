@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Builds the kit's benchmarks (this folder) into <out>, the bench/ folder of
+# the kit; scripts/gpu-check/build.sh calls it. Every program is built from
+# the same source by up to three toolchains:
+#   cpu/       ours (the installed shims), for the CPU device
+#   ours/      ours, --offload-arch=$arch                  (needs CUDA's ptxas)
+#   gcc/       g++-12/gfortran-12 -foffload=nvptx-none     (needs Debian's
+#              gcc-12-offload-nvptx), with gcc-lib/: libgomp and its nvptx
+#              plugin, which libgomp dlopens by name
+#   upstream/  clang++-22 with upstream LLVM's own NVPTX device runtime and
+#              Debian's libomptarget (only with --with-upstream or when the
+#              release tarball is already there; see upstream.sh)
+# A toolchain that is missing is skipped with a printed reason.
+#
+#   bench/build.sh --prefix DIR --out DIR [--arch sm_90] [--cpu-only]
+#                  [--with-upstream]
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+prefix=
+out=
+arch=sm_90
+cpu_only=0
+with_upstream=0
+while [ $# -gt 0 ]; do
+  case $1 in
+  --prefix) prefix=$2; shift 2 ;;
+  --out) out=$2; shift 2 ;;
+  --arch) arch=$2; shift 2 ;;
+  --cpu-only) cpu_only=1; shift ;;
+  --with-upstream) with_upstream=1; shift ;;
+  -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+  *) echo "bench/build.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[ -n "$prefix" ] && [ -n "$out" ] || {
+  echo "bench/build.sh: --prefix and --out are required" >&2
+  exit 2
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+failed=()
+
+# closure <dir> <files...>: the shared libraries the files need, into <dir>;
+# the C library's own pieces and the GPU driver stay the target machine's.
+closure() {
+  local dir=$1 lib
+  shift
+  mkdir -p "$dir"
+  for lib in $(ldd "$@" 2>/dev/null | awk '/=> \// { print $3 }' | sort -u); do
+    case $(basename "$lib") in
+    libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | \
+      ld-linux*.so.* | libcuda.so*) continue ;;
+    esac
+    [ -e "$dir/$(basename "$lib")" ] || cp -L "$lib" "$dir/"
+  done
+}
+
+# compile <build> <c++ driver> <fortran driver> <flags...>: every program
+# into $out/<build>/.
+compile() {
+  local build=$1 cxx=$2 fc=$3 src name driver
+  shift 3
+  mkdir -p "$out/$build"
+  for src in "$here"/*.cpp "$here"/*.f90; do
+    name=$(basename "${src%.*}")
+    driver=$cxx
+    case $src in *.f90) driver=$fc ;; esac
+    if [ -z "$driver" ]; then
+      echo "bench: $build/$name skipped (no Fortran offload compiler)"
+      continue
+    fi
+    if "$driver" -O2 -fopenmp "$@" -I"$here" "$src" -o "$out/$build/$name" \
+      >"$log" 2>&1; then
+      echo "built bench/$build/$name"
+    else
+      echo "bench/build.sh: $build/$name failed to build:" >&2
+      sed 's/^/  /' "$log" >&2
+      failed+=("$build/$name")
+    fi
+  done
+}
+
+compile cpu "$prefix/bin/clang++" "$prefix/bin/flang" \
+  -fopenmp-targets=x86_64-pc-linux-gnu
+if [ $cpu_only = 1 ]; then
+  echo "bench: only the CPU-device builds (no CUDA toolkit or --cpu-only)"
+else
+  compile ours "$prefix/bin/clang++" "$prefix/bin/flang" --offload-arch="$arch"
+  "$here/gcc.sh" "$out" && compile gcc g++-12 \
+    "$(command -v gfortran-12 || true)" -foffload=nvptx-none \
+    -foffload-options=nvptx-none=-misa=sm_80 &&
+    closure "$out/gcc-lib" "$out"/gcc/*
+  if [ $with_upstream = 1 ] || "$here/upstream.sh" --present; then
+    if "$here/upstream.sh" --out "$out/upstream-rtl" --lib "$out/upstream-lib"; then
+      # shellcheck disable=SC2046
+      compile upstream clang++-22 "" --offload-arch="$arch" \
+        $(cat "$out/upstream-rtl/flags")
+    else
+      echo "bench: upstream build skipped (upstream.sh failed, see above)"
+    fi
+  else
+    echo "bench: upstream build skipped (ask with build.sh --with-upstream;" \
+      "it downloads LLVM's release source, ~200 MB, once)"
+  fi
+fi
+cp "$here/run.sh" "$out/run.sh"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "bench/build.sh: ${#failed[@]} benchmark(s) failed: ${failed[*]}" >&2
+  exit 1
+fi

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Runs the kit's benchmarks (the kit's run.sh --bench comes here).
+#
+#   bench/run.sh [--cpu] [--reps N] [--json FILE] [NAME...]
+#
+# GPU: every program of every build present (ours/, upstream/, gcc/),
+# interleaved (repetition r runs each program under ours, upstream, gcc
+# before repetition r+1), N repetitions (default 3, GPU_CHECK_BENCH_REPS);
+# prints the median of every row per build and the ratios to ours, and
+# writes them as JSON (default bench-<date>.json in the current folder).
+# --cpu: the CPU-device builds once, GPU_CHECK_SMALL=1, printing their rows;
+# no timing is judged, a program only has to run and print its rows.
+# Exits non-zero when a program fails (BENCH-FAIL, a crash, no rows).
+set -uo pipefail
+
+bench=$(cd "$(dirname "$0")" && pwd)
+kit=$(cd "$bench/.." && pwd)
+cpu=0
+reps=${GPU_CHECK_BENCH_REPS:-3}
+json=bench-$(date -u +%Y%m%d-%H%M%S).json
+names=()
+while [ $# -gt 0 ]; do
+  case $1 in
+  --cpu) cpu=1; shift ;;
+  --reps) reps=$2; shift 2 ;;
+  --json) json=$2; shift 2 ;;
+  -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+  -*) echo "bench/run.sh: unknown option '$1'" >&2; exit 2 ;;
+  *) names+=("$1"); shift ;;
+  esac
+done
+
+export OMP_TARGET_OFFLOAD=MANDATORY
+builds=()
+if [ $cpu = 1 ]; then
+  export GPU_CHECK_SMALL=1
+  builds=(cpu)
+  reps=1
+else
+  for b in ours upstream gcc; do [ -d "$bench/$b" ] && builds+=("$b"); done
+fi
+if [ ${#builds[@]} -eq 0 ]; then
+  echo "bench/run.sh: no GPU builds in $bench (built without CUDA?)" >&2
+  exit 1
+fi
+if [ ${#names[@]} -eq 0 ]; then
+  for p in "$bench/${builds[0]}"/*; do names+=("$(basename "$p")"); done
+fi
+
+# Each build's libraries: ours (and the CPU builds) use the kit's lib/.
+libs_of() {
+  case $1 in
+  gcc) echo "$bench/gcc-lib" ;;
+  upstream) echo "$bench/upstream-lib" ;;
+  *) echo "$kit/lib" ;;
+  esac
+}
+
+rows=$(mktemp)
+out=$(mktemp)
+trap 'rm -f "$rows" "$out"' EXIT
+failed=0
+timeout_s=${GPU_CHECK_TIMEOUT:-300}
+for r in $(seq 1 "$reps"); do
+  for name in "${names[@]}"; do
+    for b in "${builds[@]}"; do
+      prog=$bench/$b/$name
+      [ -x "$prog" ] || continue
+      LD_LIBRARY_PATH=$(libs_of "$b")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+        timeout --signal=KILL "$timeout_s" "$prog" >"$out" 2>&1
+      rc=$?
+      if [ $rc != 0 ] || ! grep -q '^ROW ' "$out"; then
+        echo "FAIL $b/$name (exit $rc):"
+        grep -v '^ROW ' "$out" | head -20 | sed 's/^/  | /'
+        failed=$((failed + 1))
+      fi
+      [ $cpu = 1 ] && sed "s|^|$b/$name: |" "$out" | grep 'ROW '
+      sed -n "s|^ROW name=\([^ ]*\) value=\([^ ]*\) unit=\([^ ]*\).*|$b \1 \2 \3|p" \
+        "$out" >>"$rows"
+    done
+  done
+done
+
+if [ $cpu = 1 ]; then
+  echo "bench --cpu: $(wc -l <"$rows") rows from ${#names[@]} programs," \
+    "$failed failed"
+  [ $failed = 0 ]
+  exit
+fi
+
+# Medians per (row, build), then a table with ratios to ours and the JSON.
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader \
+  2>/dev/null | head -1 | tr -d '"')
+awk -v builds="${builds[*]}" -v json="$json" -v reps="$reps" \
+  -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v gpu="${gpu:-unknown}" '
+function median(key,   n, i, j, t, v) {
+  n = split(vals[key], v, " ")
+  for (i = 1; i <= n; i++)
+    for (j = i + 1; j <= n; j++)
+      if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+  return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+{
+  key = $2 SUBSEP $1
+  vals[key] = vals[key] " " $3
+  unit[$2] = $4
+  if (!($2 in seen)) { seen[$2] = 1; order[++nrows] = $2 }
+}
+END {
+  nb = split(builds, b, " ")
+  printf "%-30s %-5s", "row", "unit"
+  for (i = 1; i <= nb; i++) printf " %12s", b[i]
+  for (i = 2; i <= nb; i++) printf " %10s", b[i] "/ours"
+  printf "\n"
+  printf "{\n  \"date\": \"%s\",\n  \"gpu\": \"%s\",\n", date, gpu > json
+  printf "  \"repetitions\": %d,\n  \"rows\": [\n", reps > json
+  for (k = 1; k <= nrows; k++) {
+    row = order[k]
+    printf "%-30s %-5s", row, unit[row]
+    printf "    {\"row\": \"%s\", \"unit\": \"%s\"", row, unit[row] > json
+    for (i = 1; i <= nb; i++) {
+      m[i] = ((row, b[i]) in vals) ? median(row SUBSEP b[i]) : "-"
+      printf " %12s", m[i] == "-" || m[i] == "nan" ? m[i] : sprintf("%.4g", m[i])
+      if (m[i] != "-" && m[i] != "nan")
+        printf ", \"%s\": %s", b[i], m[i] > json
+    }
+    for (i = 2; i <= nb; i++) {
+      ok = m[1] != "-" && m[i] != "-" && m[1] != "nan" && m[i] != "nan" && m[1] + 0 != 0
+      printf " %10s", ok ? sprintf("%.3f", m[i] / m[1]) : "-"
+    }
+    printf "\n"
+    printf "}%s\n", k < nrows ? "," : "" > json
+  }
+  printf "  ]\n}\n" > json
+}' "$rows"
+echo "bench: medians of $reps repetitions written to $json" \
+  "(times: lower is better; GB/s and shares: higher is better)"
+echo "bench: $failed program run(s) failed"
+[ $failed = 0 ]
