@@ -7,6 +7,9 @@
 ! REQUIRES: our-libomptarget, our-linker-wrapper, our-cpu-device-runtime
 ! RUN: %flang -O2 -fopenmp -fopenmp-targets=%target-cpu --offload-device-only \
 ! RUN:   -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
+! The runtime installed for x86_64-pc-linux-gnu serves the other spelling.
+! RUN: %flang -O2 -fopenmp -fopenmp-targets=x86_64-unknown-linux-gnu \
+! RUN:   --offload-device-only -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 ! RUN: %flang -O2 -fopenmp -fopenmp-targets=%target-cpu %s -o %t
 ! RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t | FileCheck %s
 ! RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_NUM_TEAMS=3 \
