@@ -301,6 +301,9 @@ struct Transfers {
     MapItem Item;
     void *DeviceAddress;
     bool ToDevice;
+    /// How many of Allocations were made before this copy was planned:
+    /// the tool hears of those first.
+    size_t AllocationsBefore;
   };
   /// The device the construct maps to (for messages).
   int32_t DeviceId = 0;
@@ -309,6 +312,9 @@ struct Transfers {
   EnteredEntries *Entered = nullptr;
   const void *Top = nullptr;
   InlineVector<Copy, 4> Copies;
+  /// The allocations planning made, in item order, while a tool is active:
+  /// reported in step 3, each before its item's copy (upstream's order).
+  std::vector<ompt::DataOpRecord> Allocations;
   InlineVector<MapEntry *, 8> Created;
   InlineVector<MapEntry *, 8> Pinned;
   /// Host start addresses of the entries marked Releasing.
@@ -400,7 +406,7 @@ void planCopy(Transfers &T, MapEntry &E, const MapItem &Whole, bool ToDevice) {
   Item.Size = End > Begin ? static_cast<int64_t>(End - Begin) : 0;
   T.Copies.push_back({&E, Item,
                       reinterpret_cast<void *>(E.translate(addr(Item.Begin))),
-                      ToDevice});
+                      ToDevice, T.Allocations.size()});
   // Said when decided, so that each copy follows the creation of its entry
   // as in upstream's output (the copies run after the whole list is
   // planned), and named by the entry, as upstream names it (a member copied
@@ -452,11 +458,21 @@ bool transfer(Device &D, const Transfers::Copy &C) {
 /// are settled either way, so no other construct waits for them forever.
 bool finish(Device &D, LockedMappingTable &Table, Transfers &T) {
   bool Ok = true;
-  if (!T.Copies.empty())
+  if (!T.Copies.empty() || !T.Allocations.empty())
     Table.unlocked([&] {
-      for (const Transfers::Copy &C : T.Copies)
+      size_t Reported = 0;
+      auto ReportAllocations = [&](size_t Upto) {
+        for (; Reported < Upto; ++Reported)
+          ompt::report(T.Allocations[Reported]);
+      };
+      for (const Transfers::Copy &C : T.Copies) {
+        ReportAllocations(C.AllocationsBefore);
         if (!(Ok = transfer(D, C)))
           break;
+      }
+      // Those of items without a copy after the last copy, and all of them
+      // when a copy failed: each allocation happened.
+      ReportAllocations(T.Allocations.size());
     });
   for (const Transfers::Copy &C : T.Copies)
     Ok = Ok && restoreShadows(D, Table, *C.Entry, C.Item, C.ToDevice);
@@ -1052,7 +1068,11 @@ bool apply(Device &D, const ident_t *Loc, const MapList &Maps, Action A,
     T.Entered = Entered;
     T.Top = &L;
   }
-  bool Planned = Plan(D, Table, T, Loc, L);
+  bool Planned;
+  {
+    ompt::DeferAllocations Defer(T.Allocations);
+    Planned = Plan(D, Table, T, Loc, L);
+  }
   // What the plan made unsettled (with the lock held throughout), until
   // finish settles it.
   Table->addUnsettled(T.unsettled());

@@ -215,6 +215,62 @@ void ompt::RegionScope::end() {
   Thread = ThreadState{false, Thread.Nowait};
 }
 
+namespace {
+
+/// Where the calling thread's allocations go while a DeferAllocations
+/// scope is alive; kept apart from ThreadState, which a region's end
+/// resets.
+__attribute__((tls_model("initial-exec"))) thread_local std::vector<
+    ompt::DataOpRecord> *DeferredAllocations = nullptr;
+
+/// One endpoint of \p R's callback (the non-EMI callback at the begin
+/// only), with a fresh host_op_id at the begin. An allocation's device
+/// address is known at its end only.
+void callDataOp(const ompt::DataOpRecord &R, ompt_scope_endpoint_t Endpoint) {
+  auto Op = static_cast<ompt_target_data_op_t>(R.Kind);
+  bool Begin = Endpoint == ompt_scope_begin;
+  if (Begin)
+    Thread.HostOpId = newId();
+  void *Src = const_cast<void *>(R.Src);
+  void *Dest = Begin && R.Kind == ompt::DataAlloc ? nullptr
+                                                  : const_cast<void *>(R.Dest);
+  if (CB.DataOpEmi)
+    CB.DataOpEmi(Endpoint, Thread.InRegion ? Thread.TargetTaskData : nullptr,
+                 &Thread.TargetData, &Thread.HostOpId, Op, Src, R.SrcDevice,
+                 Dest, R.DestDevice, R.Bytes, Thread.CodePtr);
+  else if (CB.DataOp && Begin)
+    CB.DataOp(Thread.TargetId, Thread.HostOpId, Op, Src, R.SrcDevice, Dest,
+              R.DestDevice, R.Bytes, Thread.CodePtr);
+}
+
+/// \p R's trace record, on the device the operation ran on: the one that
+/// is not the host.
+void traceRecord(const ompt::DataOpRecord &R) {
+  int Traced =
+      R.Kind == ompt::DataDelete || R.Kind == ompt::DataTransferFromDevice
+          ? R.SrcDevice
+          : R.DestDevice;
+  ompt::traceDataOp(Traced, R.Start, R.End, Thread.TargetId, Thread.HostOpId,
+                    R.Kind, R.Src, R.SrcDevice, R.Dest, R.DestDevice, R.Bytes,
+                    Thread.CodePtr);
+}
+
+} // namespace
+
+void ompt::DeferAllocations::begin(std::vector<DataOpRecord> &Records) {
+  Started = true;
+  Saved = DeferredAllocations;
+  DeferredAllocations = &Records;
+}
+
+void ompt::DeferAllocations::end() { DeferredAllocations = Saved; }
+
+void ompt::report(const DataOpRecord &R) {
+  callDataOp(R, ompt_scope_begin);
+  callDataOp(R, ompt_scope_end);
+  traceRecord(R);
+}
+
 void ompt::DataOpScope::begin(DataOpKind Kind, const void *Src, int SrcDevice,
                               const void *Dest, int DestDevice, size_t Bytes) {
   Started = true;
@@ -226,39 +282,28 @@ void ompt::DataOpScope::begin(DataOpKind Kind, const void *Src, int SrcDevice,
     SrcDevice = SrcDevice == InitialDevice ? Host : SrcDevice;
     DestDevice = DestDevice == InitialDevice ? Host : DestDevice;
   }
-  this->Kind = Kind;
-  this->Src = Src;
-  this->SrcDevice = SrcDevice;
-  this->Dest = Dest;
-  this->DestDevice = DestDevice;
-  this->Bytes = Bytes;
-  StartTime = now();
-  Thread.HostOpId = newId();
-  auto Op = static_cast<ompt_target_data_op_t>(Kind);
-  if (CB.DataOpEmi)
-    CB.DataOpEmi(
-        ompt_scope_begin, Thread.InRegion ? Thread.TargetTaskData : nullptr,
-        &Thread.TargetData, &Thread.HostOpId, Op, const_cast<void *>(Src),
-        SrcDevice, const_cast<void *>(Dest), DestDevice, Bytes, Thread.CodePtr);
-  else if (CB.DataOp)
-    CB.DataOp(Thread.TargetId, Thread.HostOpId, Op, const_cast<void *>(Src),
-              SrcDevice, const_cast<void *>(Dest), DestDevice, Bytes,
-              Thread.CodePtr);
+  R.Kind = Kind;
+  R.Src = Src;
+  R.SrcDevice = SrcDevice;
+  R.Dest = Dest;
+  R.DestDevice = DestDevice;
+  R.Bytes = Bytes;
+  R.Start = now();
+  if (Kind == DataAlloc && DeferredAllocations) {
+    DeferTo = DeferredAllocations;
+    return;
+  }
+  callDataOp(R, ompt_scope_begin);
 }
 
 void ompt::DataOpScope::end() {
-  auto Op = static_cast<ompt_target_data_op_t>(Kind);
-  if (CB.DataOpEmi)
-    CB.DataOpEmi(
-        ompt_scope_end, Thread.InRegion ? Thread.TargetTaskData : nullptr,
-        &Thread.TargetData, &Thread.HostOpId, Op, const_cast<void *>(Src),
-        SrcDevice, const_cast<void *>(Dest), DestDevice, Bytes, Thread.CodePtr);
-  // The device the operation ran on: the one that is not the host.
-  int Traced = Kind == DataDelete || Kind == DataTransferFromDevice
-                   ? SrcDevice
-                   : DestDevice;
-  traceDataOp(Traced, StartTime, now(), Thread.TargetId, Thread.HostOpId, Kind,
-              Src, SrcDevice, Dest, DestDevice, Bytes, Thread.CodePtr);
+  R.End = now();
+  if (DeferTo) {
+    DeferTo->push_back(R);
+    return;
+  }
+  callDataOp(R, ompt_scope_end);
+  traceRecord(R);
 }
 
 void ompt::SubmitScope::begin(unsigned RequestedTeams) {

@@ -24,6 +24,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace offload {
 class Device;
@@ -107,6 +108,47 @@ private:
   TargetKind Kind = Target;
 };
 
+/// A data operation as the tool sees it. \p Dest is what the operation
+/// produced (an allocation's device storage); Start and End are the trace's
+/// times.
+struct DataOpRecord {
+  DataOpKind Kind = DataAlloc;
+  int SrcDevice = 0, DestDevice = 0;
+  const void *Src = nullptr, *Dest = nullptr;
+  size_t Bytes = 0;
+  uint64_t Start = 0, End = 0;
+};
+
+/// While alive (and a tool is active), the calling thread's allocations are
+/// recorded into \p Records instead of reported: a construct plans its map
+/// list under its device's mapping lock, and reports each allocation later
+/// with report(), just before that item's transfer as upstream orders them,
+/// outside the lock (a callback may call back into the runtime).
+class DeferAllocations {
+public:
+  explicit DeferAllocations(std::vector<DataOpRecord> &Records) {
+    if (active())
+      begin(Records);
+  }
+  ~DeferAllocations() {
+    if (Started)
+      end();
+  }
+  DeferAllocations(const DeferAllocations &) = delete;
+  DeferAllocations &operator=(const DeferAllocations &) = delete;
+
+private:
+  void begin(std::vector<DataOpRecord> &Records);
+  void end();
+  bool Started = false;
+  std::vector<DataOpRecord> *Saved = nullptr;
+};
+
+/// Reports a recorded operation: both endpoints (EMI) or the one callback,
+/// with a fresh host_op_id and the enclosing construct's target_id and code
+/// pointer, and its trace record with the recorded times.
+void report(const DataOpRecord &R);
+
 /// One data operation (target_data_op_emi / target_data_op, and a trace
 /// record). \p Src and \p Dest follow OpenMP: for an allocation the host
 /// address and the device storage, for a delete the device storage.
@@ -122,7 +164,7 @@ public:
       end();
   }
   /// The device address an allocation produced (reported at its end).
-  void setDest(const void *Dest) { this->Dest = Dest; }
+  void setDest(const void *Dest) { R.Dest = Dest; }
   DataOpScope(const DataOpScope &) = delete;
   DataOpScope &operator=(const DataOpScope &) = delete;
 
@@ -131,11 +173,9 @@ private:
              int DestDevice, size_t Bytes);
   void end();
   bool Started = false;
-  DataOpKind Kind = DataAlloc;
-  int SrcDevice = 0, DestDevice = 0;
-  const void *Src = nullptr, *Dest = nullptr;
-  size_t Bytes = 0;
-  uint64_t StartTime = 0;
+  /// Recorded for a DeferAllocations scope rather than reported.
+  std::vector<DataOpRecord> *DeferTo = nullptr;
+  DataOpRecord R;
 };
 
 /// One kernel launch (target_submit_emi / target_submit, and a trace

@@ -132,6 +132,10 @@ def make_config(args, side, tools):
         setattr(config, k, v)
     config.environment.setdefault("IS_APU", "0")
     lit_config.load_config(config, os.path.join(args.tests, "lit.cfg"))
+    # --extra-features forces feature-gated tests (e.g. `gpu` for ompt/)
+    # onto the CPU device, on both sides alike.
+    for f in args.extra_features:
+        config.available_features.add(f)
     return lit_config, config
 
 
@@ -230,7 +234,8 @@ def run_test(args, side, rel):
 
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", side, rel,
            "--tests", args.tests, "--data", args.data, "--prefix",
-           args.prefix, "--out", args.out, "--lit-path", args.lit_path]
+           args.prefix, "--out", args.out, "--lit-path", args.lit_path,
+           "--extra-features", ",".join(args.extra_features)]
     st, out, secs = common.run(cmd, args.out, args.timeout)
     lines = [ln for ln in out.splitlines() if ln.startswith("{")]
     if not lines:
@@ -509,7 +514,12 @@ def main():
     ap.add_argument("--worker", nargs=2, metavar=("SIDE", "TEST"),
                     help=argparse.SUPPRESS)
     ap.add_argument("--no-doc", action="store_true")
+    ap.add_argument("--extra-features", default="",
+                    help="comma-separated lit features to add on both "
+                         "sides, e.g. `gpu` to run upstream's GPU-gated "
+                         "ompt/ tests on the CPU device")
     args = ap.parse_args()
+    args.extra_features = [f for f in args.extra_features.split(",") if f]
     sys.path.insert(0, args.lit_path)
     args.tests = os.path.abspath(args.tests or find_tests_root(args.data))
     if not os.path.exists(os.path.join(args.tests, "lit.cfg")):
