@@ -13,6 +13,7 @@
 #include <semaphore.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -26,6 +27,22 @@ namespace {
 void waitFor(sem_t &Semaphore) {
   while (sem_wait(&Semaphore) != 0 && errno == EINTR) {
   }
+}
+
+/// Makes the libomp teams of the calling thread (a new root) sleep as soon
+/// as they wait, unless the user chose KMP_BLOCKTIME. libomp's workers spin
+/// 200 ms after each parallel region by default; between the kernels of a
+/// time-step loop that is all the time, and the spinning workers take the
+/// CPUs that the launching thread (waking up when its kernel is done) and
+/// the next kernel's own workers need, which on a machine with few cores
+/// stalls every launch for whole scheduler slices.
+void stopSpinningBetweenKernels() {
+  if (getenv("KMP_BLOCKTIME"))
+    return;
+  using SetBlocktimeFn = void (*)(int);
+  if (auto SetBlocktime = reinterpret_cast<SetBlocktimeFn>(
+          dlsym(RTLD_DEFAULT, "kmp_set_blocktime")))
+    SetBlocktime(0);
 }
 
 /// One parked thread waiting for a kernel to run. The launching thread
@@ -45,6 +62,7 @@ struct InitialThread {
 
   static void *main(void *Self) {
     auto *Thread = static_cast<InitialThread *>(Self);
+    stopSpinningBetweenKernels();
     for (;;) {
       waitFor(Thread->Start);
       Thread->Body(Thread->Context);
