@@ -8,12 +8,16 @@
 # device link works for every kit program (CI runs them); they are not run.
 #
 #   scripts/gpu-check/build.sh [--prefix DIR] [--out DIR] [--cpu-only]
-#                              [--with-upstream] [--only NAME...]
+#                              [--with-upstream] [--emulate] [--only NAME...]
 #
 # Runs after scripts/build.sh (it uses the installed prefix, default
 # install/ or $OFFLOAD_PREFIX) and needs no GPU. Writes build/gpu-check/:
 #   gpu/<name>   the programs for the GPU     cpu/<name>   the same, CPU device
 #   amd/<name>   the same for the AMD GPU (built, not run by run.sh)
+#   emu/<name>   with --emulate: the same for the GPU emulator (sm_90 with
+#                -foffload-lto and --offload-emulate; C and C++ programs
+#                only, flang has no -foffload-lto), run by run.sh --emulate
+#                with lib/gpu-emulator/libcuda.so.1 (docs/GPUEmulator.md)
 #   lib/         our runtime and plugins, libomp, libffi... (found with ldd)
 #   run.sh       runs them (see its header)
 #   bench/       the benchmarks, built by ours, GCC and upstream LLVM where
@@ -42,14 +46,16 @@ amd_arch=${GPU_CHECK_AMD_ARCH:-gfx90a}
 only=()
 cpu_only=0
 with_upstream=0
+emulate=0
 while [ $# -gt 0 ]; do
   case $1 in
   --prefix) prefix=$2; shift 2 ;;
   --out) out=$2; shift 2 ;;
   --cpu-only) cpu_only=1; shift ;;
   --with-upstream) with_upstream=1; shift ;;
+  --emulate) emulate=1; shift ;;
   --only) shift; only=("$@"); break ;;
-  -h | --help) sed -n '2,33p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,37p' "$0"; exit 0 ;;
   *) echo "build.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -99,6 +105,16 @@ fi
 # Flags each device kind adds to every compile and link.
 gpu_flags=(--offload-arch="$arch")
 amd_flags=(--offload-arch="$amd_arch")
+emu_flags=(--offload-arch=sm_90 -foffload-lto
+  -Xoffload-linker-nvptx64-nvidia-cuda --offload-emulate)
+if [ $emulate = 1 ]; then
+  if [ -f "$prefix/lib/gpu-emulator/libcuda.so.1" ]; then
+    kinds+=(emu)
+  else
+    echo "build.sh: no GPU emulator in $prefix/lib/gpu-emulator" >&2
+    exit 1
+  fi
+fi
 cpu_flags=(-fopenmp-targets=x86_64-pc-linux-gnu)
 
 names=()
@@ -138,6 +154,7 @@ build_one() {
   case $kind in
   gpu) flags=("${gpu_flags[@]}") ;;
   amd) flags=("${amd_flags[@]}") ;;
+  emu) flags=("${emu_flags[@]}") ;;
   *) flags=("${cpu_flags[@]}") ;;
   esac
   objdir=$work/$kind/$name
@@ -183,9 +200,18 @@ build_one() {
 
 rm -rf "$out"
 mkdir -p "$out/gpu" "$out/cpu" "$out/amd" "$out/lib"
+if [ $emulate = 1 ]; then
+  mkdir -p "$out/emu" "$out/lib/gpu-emulator"
+  cp "$prefix/lib/gpu-emulator/libcuda.so.1" "$out/lib/gpu-emulator/"
+fi
 failed=()
 for name in "${names[@]}"; do
   for kind in "${kinds[@]}"; do
+    if [ "$kind" = emu ] && compgen -G "$tests/$name.[fF]90" >/dev/null ||
+      { [ "$kind" = emu ] && compgen -G "$tests/$name/*.[fF]90" >/dev/null; }; then
+      echo "skipped emu/$name: Fortran (flang has no -foffload-lto)"
+      continue
+    fi
     if build_one "$name" "$kind"; then
       echo "built $kind/$name"
     else

@@ -7,6 +7,9 @@
 #   run.sh --cpu        the same sources built for the CPU device, with
 #                       GPU_CHECK_SMALL=1 (saxpy at 2^24, not 2^28, elements)
 #   run.sh --sanitize   the GPU programs under compute-sanitizer (memcheck)
+#   run.sh --emulate    the programs build.sh --emulate built for the GPU
+#                       emulator, on lib/gpu-emulator/libcuda.so.1, with
+#                       GPU_CHECK_SMALL=1 (no GPU needed)
 #   run.sh ... NAME...  only these programs
 #   run.sh --bench [--cpu] [--reps N] [--json FILE] [NAME...]
 #                       the benchmarks instead (bench/run.sh: every build,
@@ -32,8 +35,9 @@ done
 for arg in "$@"; do
   case $arg in
   --cpu) kind=cpu; export GPU_CHECK_SMALL=1 ;;
+  --emulate) kind=emu; export GPU_CHECK_SMALL=1 ;;
   --sanitize) sanitize=1 ;;
-  -h | --help) sed -n '2,18p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
   -*) echo "run.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   *) names+=("$arg") ;;
   esac
@@ -50,10 +54,11 @@ fi
 timeout_s=${GPU_CHECK_TIMEOUT:-300}
 export OMP_TARGET_OFFLOAD=MANDATORY
 export LD_LIBRARY_PATH=$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+[ $kind = emu ] && export LD_LIBRARY_PATH=$kit/lib/gpu-emulator:$LD_LIBRARY_PATH
 
 wrapper=()
 if [ $sanitize = 1 ]; then
-  if [ $kind = cpu ]; then
+  if [ $kind != gpu ]; then
     echo "run.sh: --sanitize is for the GPU programs" >&2
     exit 2
   fi
