@@ -257,6 +257,15 @@ void traceRecord(const ompt::DataOpRecord &R) {
 
 } // namespace
 
+void ompt::ApiScope::begin(const void *CodePtr) {
+  if (Thread.InRegion || Thread.CodePtr)
+    return; // A construct's (or an outer routine's) code pointer stays.
+  Started = true;
+  Thread.CodePtr = CodePtr;
+}
+
+void ompt::ApiScope::end() { Thread.CodePtr = nullptr; }
+
 void ompt::DeferAllocations::begin(std::vector<DataOpRecord> &Records) {
   Started = true;
   Saved = DeferredAllocations;

@@ -108,6 +108,29 @@ private:
   TargetKind Kind = Target;
 };
 
+/// An OpenMP API routine (omp_target_alloc, omp_target_memcpy, ...): when
+/// called outside any target construct, its data operations carry the
+/// routine's return address \p CodePtr as their code pointer (and
+/// target_id 0), as upstream reports them; inside a construct they keep the
+/// construct's.
+class ApiScope {
+public:
+  // Not gated on active(): the routine's first call may be what
+  // initializes the device and connects the tool.
+  explicit ApiScope(const void *CodePtr) { begin(CodePtr); }
+  ~ApiScope() {
+    if (Started)
+      end();
+  }
+  ApiScope(const ApiScope &) = delete;
+  ApiScope &operator=(const ApiScope &) = delete;
+
+private:
+  void begin(const void *CodePtr);
+  void end();
+  bool Started = false;
+};
+
 /// A data operation as the tool sees it. \p Dest is what the operation
 /// produced (an allocation's device storage); Start and End are the trace's
 /// times.

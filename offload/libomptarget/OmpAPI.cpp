@@ -199,33 +199,42 @@ OFFLOAD_API int omp_get_initial_device(void) { return visibleDevices(); }
 OFFLOAD_API int omp_get_device_num(void) { return omp_get_initial_device(); }
 
 OFFLOAD_API void *omp_target_alloc(size_t Size, int DeviceNum) {
+  // Upstream gives tools the caller's address as the code pointer.
+  ompt::ApiScope Api(__builtin_return_address(0));
   return allocate(Size, DeviceNum, plugin::AllocKind::Device,
                   "omp_target_alloc");
 }
 OFFLOAD_API void *llvm_omp_target_alloc_device(size_t Size, int DeviceNum) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   return allocate(Size, DeviceNum, plugin::AllocKind::Device,
                   "llvm_omp_target_alloc_device");
 }
 OFFLOAD_API void *llvm_omp_target_alloc_host(size_t Size, int DeviceNum) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   return allocate(Size, DeviceNum, plugin::AllocKind::Host,
                   "llvm_omp_target_alloc_host");
 }
 OFFLOAD_API void *llvm_omp_target_alloc_shared(size_t Size, int DeviceNum) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   return allocate(Size, DeviceNum, plugin::AllocKind::Shared,
                   "llvm_omp_target_alloc_shared");
 }
 
 OFFLOAD_API void omp_target_free(void *Ptr, int DeviceNum) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   release(Ptr, DeviceNum, plugin::AllocKind::Device, "omp_target_free");
 }
 OFFLOAD_API void llvm_omp_target_free_device(void *Ptr, int DeviceNum) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   release(Ptr, DeviceNum, plugin::AllocKind::Device,
           "llvm_omp_target_free_device");
 }
 OFFLOAD_API void llvm_omp_target_free_host(void *Ptr, int DeviceNum) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   release(Ptr, DeviceNum, plugin::AllocKind::Host, "llvm_omp_target_free_host");
 }
 OFFLOAD_API void llvm_omp_target_free_shared(void *Ptr, int DeviceNum) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   release(Ptr, DeviceNum, plugin::AllocKind::Shared,
           "llvm_omp_target_free_shared");
 }
@@ -291,6 +300,7 @@ OFFLOAD_API void *omp_get_mapped_ptr(const void *Ptr, int DeviceNum) {
 OFFLOAD_API int omp_target_memcpy(void *Dst, const void *Src, size_t Length,
                                   size_t DstOffset, size_t SrcOffset,
                                   int DstDevice, int SrcDevice) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   if (!Dst || !Src)
     return EINVAL;
   return copyBytes(static_cast<char *>(Dst) + DstOffset,
@@ -304,6 +314,7 @@ omp_target_memcpy_rect(void *Dst, const void *Src, size_t ElementSize,
                        const size_t *DstOffsets, const size_t *SrcOffsets,
                        const size_t *DstDimensions, const size_t *SrcDimensions,
                        int DstDevice, int SrcDevice) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   // Both null: the caller asks how many dimensions are supported.
   if (!Dst && !Src)
     return INT_MAX;
@@ -320,6 +331,7 @@ OFFLOAD_API int omp_target_memcpy_async(void *Dst, const void *Src,
                                         size_t SrcOffset, int DstDevice,
                                         int SrcDevice, int DepObjCount,
                                         omp_depend_t *DepObjList) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   waitForDependences(DepObjCount, DepObjList);
   return omp_target_memcpy(Dst, Src, Length, DstOffset, SrcOffset, DstDevice,
                            SrcDevice);
@@ -330,6 +342,7 @@ OFFLOAD_API int omp_target_memcpy_rect_async(
     const size_t *Volume, const size_t *DstOffsets, const size_t *SrcOffsets,
     const size_t *DstDimensions, const size_t *SrcDimensions, int DstDevice,
     int SrcDevice, int DepObjCount, omp_depend_t *DepObjList) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   if (!Dst && !Src)
     return INT_MAX;
   waitForDependences(DepObjCount, DepObjList);
@@ -362,6 +375,7 @@ OFFLOAD_API void *omp_target_memset_async(void *Ptr, int Value, size_t Count,
 OFFLOAD_API int omp_target_associate_ptr(const void *HostPtr,
                                          const void *DevicePtr, size_t Size,
                                          size_t DeviceOffset, int DeviceNum) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   if (!HostPtr || !DevicePtr || Size == 0)
     return EINVAL;
   if (isHost(DeviceNum))
@@ -396,6 +410,7 @@ OFFLOAD_API int omp_target_associate_ptr(const void *HostPtr,
 
 OFFLOAD_API int omp_target_disassociate_ptr(const void *HostPtr,
                                             int DeviceNum) {
+  ompt::ApiScope Api(__builtin_return_address(0));
   if (!HostPtr || isHost(DeviceNum))
     return EINVAL;
   Device *D = deviceFor(DeviceNum, "omp_target_disassociate_ptr");
