@@ -121,16 +121,35 @@ CUDA_API cuDeviceGetName(char *Name, int Length, int) {
 
 CUDA_API cuDeviceGetAttribute(int *Value, int Attribute, int) {
   switch (Attribute) {
-  case 1: *Value = 1024; return Success;        // max threads per block
-  case 5: *Value = 2147483647; return Success;  // max grid x
-  case 8: *Value = 48 * 1024; return Success;   // shared memory per block
-  case 10: *Value = 32; return Success;         // warp size
-  case 13: *Value = 1000000; return Success;    // clock (kHz)
-  case 16: *Value = 4; return Success;          // multiprocessors
-  case 39: *Value = 2048; return Success;       // threads per multiprocessor
-  case 75: *Value = 9; return Success;          // compute capability
-  case 76: *Value = 0; return Success;
-  default: return InvalidValue;
+  case 1:
+    *Value = 1024;
+    return Success; // max threads per block
+  case 5:
+    *Value = 2147483647;
+    return Success; // max grid x
+  case 8:
+    *Value = 48 * 1024;
+    return Success; // shared memory per block
+  case 10:
+    *Value = 32;
+    return Success; // warp size
+  case 13:
+    *Value = 1000000;
+    return Success; // clock (kHz)
+  case 16:
+    *Value = 4;
+    return Success; // multiprocessors
+  case 39:
+    *Value = 2048;
+    return Success; // threads per multiprocessor
+  case 75:
+    *Value = 9;
+    return Success; // compute capability
+  case 76:
+    *Value = 0;
+    return Success;
+  default:
+    return InvalidValue;
   }
 }
 
@@ -160,8 +179,8 @@ CUDA_API cuCtxSetLimit(int Limit, size_t Value) {
   return Success;
 }
 
-CUDA_API cuModuleLoadDataEx(void **Module, const void *Image, unsigned,
-                            int *, void **) {
+CUDA_API cuModuleLoadDataEx(void **Module, const void *Image, unsigned, int *,
+                            void **) {
   LoadedModule *Loaded = nullptr;
   if (CUresult R = loadModule(Image, Loaded))
     return R;
@@ -176,15 +195,15 @@ CUDA_API cuModuleUnload(void *Module) {
 
 CUDA_API cuModuleGetFunction(void **Function, void *Module, const char *Name) {
   KernelFunction *Kernel = nullptr;
-  if (CUresult R = findKernel(static_cast<LoadedModule *>(Module), Name,
-                              Kernel))
+  if (CUresult R =
+          findKernel(static_cast<LoadedModule *>(Module), Name, Kernel))
     return R;
   *Function = Kernel;
   return Success;
 }
 
-CUDA_API cuModuleGetGlobal_v2(CUdeviceptr *Address, size_t *Bytes,
-                              void *Module, const char *Name) {
+CUDA_API cuModuleGetGlobal_v2(CUdeviceptr *Address, size_t *Bytes, void *Module,
+                              const char *Name) {
   void *Found = nullptr;
   size_t Size = 0;
   if (CUresult R =
@@ -211,9 +230,8 @@ CUDA_API cuMemAlloc_v2(CUdeviceptr *Ptr, size_t Bytes) {
 }
 
 CUDA_API cuMemFree_v2(CUdeviceptr Ptr) {
-  return DeviceMemory::get().free(reinterpret_cast<void *>(Ptr))
-             ? Success
-             : InvalidValue;
+  return DeviceMemory::get().free(reinterpret_cast<void *>(Ptr)) ? Success
+                                                                 : InvalidValue;
 }
 
 // Pinned host memory is host memory a kernel may also use: on the emulator

@@ -132,8 +132,8 @@ CUDA_API cuLaunchKernel(void *Function, unsigned GridX, unsigned GridY,
   auto *Kernel = static_cast<KernelFunction *>(Function);
   if (!Kernel || Extra || (Kernel->Params[0] && !Params))
     return InvalidValue;
-  if (uint64_t(BlockX) * BlockY * BlockZ > 1024 || !GridX || !GridY ||
-      !GridZ || !BlockX || !BlockY || !BlockZ)
+  if (uint64_t(BlockX) * BlockY * BlockZ > 1024 || !GridX || !GridY || !GridZ ||
+      !BlockX || !BlockY || !BlockZ)
     return InvalidValue;
   std::shared_ptr<ArgumentCopy> Arguments = copyArguments(*Kernel, Params);
   LaunchConfig Config;

@@ -57,30 +57,48 @@ __attribute__((visibility("default"))) uint64_t __gpuemu_sreg(uint32_t Reg) {
   const BlockState &B = *CurrentBlock;
   const GPUThread &T = *CurrentThread;
   switch (SReg(Reg)) {
-  case SReg::TidX: return T.Id.X;
-  case SReg::TidY: return T.Id.Y;
-  case SReg::TidZ: return T.Id.Z;
-  case SReg::NTidX: return B.BlockDim.X;
-  case SReg::NTidY: return B.BlockDim.Y;
-  case SReg::NTidZ: return B.BlockDim.Z;
-  case SReg::CtaIdX: return B.Id.X;
-  case SReg::CtaIdY: return B.Id.Y;
-  case SReg::CtaIdZ: return B.Id.Z;
-  case SReg::NCtaIdX: return B.GridDim.X;
-  case SReg::NCtaIdY: return B.GridDim.Y;
-  case SReg::NCtaIdZ: return B.GridDim.Z;
-  case SReg::LaneId: return B.laneOf(T);
-  case SReg::WarpId: return B.warpOf(T);
+  case SReg::TidX:
+    return T.Id.X;
+  case SReg::TidY:
+    return T.Id.Y;
+  case SReg::TidZ:
+    return T.Id.Z;
+  case SReg::NTidX:
+    return B.BlockDim.X;
+  case SReg::NTidY:
+    return B.BlockDim.Y;
+  case SReg::NTidZ:
+    return B.BlockDim.Z;
+  case SReg::CtaIdX:
+    return B.Id.X;
+  case SReg::CtaIdY:
+    return B.Id.Y;
+  case SReg::CtaIdZ:
+    return B.Id.Z;
+  case SReg::NCtaIdX:
+    return B.GridDim.X;
+  case SReg::NCtaIdY:
+    return B.GridDim.Y;
+  case SReg::NCtaIdZ:
+    return B.GridDim.Z;
+  case SReg::LaneId:
+    return B.laneOf(T);
+  case SReg::WarpId:
+    return B.warpOf(T);
   case SReg::NWarpId:
     return (B.Threads.size() + B.WarpSize - 1) / B.WarpSize;
-  case SReg::SmId: return B.Worker;
-  case SReg::NSmId: return B.Workers;
-  case SReg::WarpSize: return B.WarpSize;
+  case SReg::SmId:
+    return B.Worker;
+  case SReg::NSmId:
+    return B.Workers;
+  case SReg::WarpSize:
+    return B.WarpSize;
   case SReg::GlobalTimer:
   case SReg::Clock:
   case SReg::Clock64:
     return nanosecondsNow();
-  case SReg::DynamicSharedSize: return B.DynamicSharedBytes;
+  case SReg::DynamicSharedSize:
+    return B.DynamicSharedBytes;
   default:
     return laneMask(SReg(Reg), B.laneOf(T));
   }
@@ -102,16 +120,17 @@ __attribute__((visibility("default"))) void __gpuemu_trap() {
 __attribute__((visibility("default"))) void
 __gpuemu_assertfail(const char *Message, const char *File, uint32_t Line,
                     const char *Function, uint64_t) {
-  fprintf(stderr, "%s:%u: %s: block [%u,%u,%u], thread [%u,%u,%u] Assertion "
-                  "`%s` failed.\n",
+  fprintf(stderr,
+          "%s:%u: %s: block [%u,%u,%u], thread [%u,%u,%u] Assertion "
+          "`%s` failed.\n",
           File, Line, Function, CurrentBlock->Id.X, CurrentBlock->Id.Y,
           CurrentBlock->Id.Z, CurrentThread->Id.X, CurrentThread->Id.Y,
           CurrentThread->Id.Z, Message);
   failLaunch(710, std::string("assertion '") + Message + "' failed");
 }
 
-__attribute__((visibility("default"))) int
-__gpuemu_vprintf(const char *Format, void *Arguments) {
+__attribute__((visibility("default"))) int __gpuemu_vprintf(const char *Format,
+                                                            void *Arguments) {
   static std::mutex Lock;
   std::string Text =
       formatDevicePrintf(Format, static_cast<const char *>(Arguments));

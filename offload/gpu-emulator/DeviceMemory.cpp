@@ -31,8 +31,10 @@ DeviceMemory::DeviceMemory() {
   void *Range = mmap(nullptr, Capacity, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (Range == MAP_FAILED) {
-    fprintf(stderr, "gpu-emulator: cannot reserve %zu bytes of device "
-                    "memory (GPUEMU_MEMORY)\n", Capacity);
+    fprintf(stderr,
+            "gpu-emulator: cannot reserve %zu bytes of device "
+            "memory (GPUEMU_MEMORY)\n",
+            Capacity);
     Capacity = 0;
     return;
   }

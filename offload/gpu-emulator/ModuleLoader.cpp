@@ -88,10 +88,11 @@ int loadModule(const void *Image, LoadedModule *&Out) {
   // The wrapper marks emulated images with the CUDA machine number so that
   // the runtime routes them to the CUDA plugin; a cubin is an executable.
   if (Header.e_machine != EM_CUDA || Header.e_type != ET_DYN) {
-    fprintf(stderr, "gpu-emulator: the image is not an emulated image (ELF "
-                    "machine %u, type %u); link with "
-                    "-Xoffload-linker-nvptx64-nvidia-cuda --offload-emulate "
-                    "(and -foffload-lto)\n",
+    fprintf(stderr,
+            "gpu-emulator: the image is not an emulated image (ELF "
+            "machine %u, type %u); link with "
+            "-Xoffload-linker-nvptx64-nvidia-cuda --offload-emulate "
+            "(and -foffload-lto)\n",
             unsigned(Header.e_machine), unsigned(Header.e_type));
     return 209; // CUDA_ERROR_NO_BINARY_FOR_GPU
   }
@@ -100,8 +101,9 @@ int loadModule(const void *Image, LoadedModule *&Out) {
   size_t Size = elfSize(Image, Header);
   Elf64_Ehdr HostHeader = Header;
   HostHeader.e_machine = EM_X86_64;
-  if (Fd < 0 || write(Fd, &HostHeader, sizeof(HostHeader)) !=
-                    ssize_t(sizeof(HostHeader)) ||
+  if (Fd < 0 ||
+      write(Fd, &HostHeader, sizeof(HostHeader)) !=
+          ssize_t(sizeof(HostHeader)) ||
       write(Fd, static_cast<const char *>(Image) + sizeof(HostHeader),
             Size - sizeof(HostHeader)) != ssize_t(Size - sizeof(HostHeader))) {
     if (Fd >= 0)
@@ -120,8 +122,9 @@ int loadModule(const void *Image, LoadedModule *&Out) {
   auto *Shared =
       static_cast<const uint64_t *>(dlsym(Handle, abi::SharedSizeSymbol));
   if (!Version || *Version != abi::ABIVersion || !Shared) {
-    fprintf(stderr, "gpu-emulator: the image was not built for this "
-                    "emulator (interface version %u, expected %u)\n",
+    fprintf(stderr,
+            "gpu-emulator: the image was not built for this "
+            "emulator (interface version %u, expected %u)\n",
             Version ? *Version : 0, abi::ABIVersion);
     dlclose(Handle);
     return 209;

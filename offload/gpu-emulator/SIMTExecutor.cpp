@@ -111,12 +111,11 @@ void scheduleBlock(BlockState &Block) {
       return;
     Block.Failed = true;
     Block.FailureCode = 719; // CUDA_ERROR_LAUNCH_FAILED
-    Block.FailureMessage = "deadlock in block " + std::to_string(Block.Id.X) +
-                           "," + std::to_string(Block.Id.Y) + "," +
-                           std::to_string(Block.Id.Z) + ": " +
-                           std::to_string(Block.Live) +
-                           " threads wait and none can run (" +
-                           describeWaiters(Block) + ")";
+    Block.FailureMessage =
+        "deadlock in block " + std::to_string(Block.Id.X) + "," +
+        std::to_string(Block.Id.Y) + "," + std::to_string(Block.Id.Z) + ": " +
+        std::to_string(Block.Live) + " threads wait and none can run (" +
+        describeWaiters(Block) + ")";
     return;
   }
 }
@@ -130,8 +129,8 @@ Dim3 unflatten(uint64_t Linear, const Dim3 &Dims) {
 }
 
 /// Prepares \p Block as block \p Linear of the grid, with fresh contexts.
-void startBlock(BlockState &Block, const LaunchConfig &Config,
-                uint64_t Linear, ThreadStacks &Stacks) {
+void startBlock(BlockState &Block, const LaunchConfig &Config, uint64_t Linear,
+                ThreadStacks &Stacks) {
   Block.Id = unflatten(Linear, Config.Grid);
   Block.Live = uint32_t(Block.Threads.size());
   Block.Failed = false;
@@ -141,9 +140,9 @@ void startBlock(BlockState &Block, const LaunchConfig &Config,
     T.Wait = ThreadWait::None;
     T.Spinning = false;
     // make_fcontext takes the top of the stack (it grows down).
-    T.Resume = make_fcontext(
-        static_cast<char *>(Stacks.stack(T.Index)) + Stacks.size(),
-        Stacks.size(), threadMain);
+    T.Resume = make_fcontext(static_cast<char *>(Stacks.stack(T.Index)) +
+                                 Stacks.size(),
+                             Stacks.size(), threadMain);
   }
 }
 
@@ -172,9 +171,8 @@ void worker(GridRun &Run, unsigned Index, unsigned Workers) {
   // sees what the worker's previous block left. The first block sees a
   // pattern rather than zeros, so code that reads before writing is less
   // likely to pass by accident.
-  std::vector<char> Shared(Config.StaticSharedBytes +
-                               Config.DynamicSharedBytes + 16,
-                           char(0xa5));
+  std::vector<char> Shared(
+      Config.StaticSharedBytes + Config.DynamicSharedBytes + 16, char(0xa5));
   auto Block = std::make_unique<BlockState>();
   Block->GridDim = Config.Grid;
   Block->BlockDim = Config.Block;
@@ -198,9 +196,8 @@ void worker(GridRun &Run, unsigned Index, unsigned Workers) {
     if (Block->Failed) {
       std::lock_guard<std::mutex> Guard(Run.Lock);
       if (!Run.Failed.exchange(true))
-        Run.Result = {Block->FailureCode,
-                      "kernel '" + Config.KernelName + "': " +
-                          Block->FailureMessage};
+        Run.Result = {Block->FailureCode, "kernel '" + Config.KernelName +
+                                              "': " + Block->FailureMessage};
     }
   }
   CurrentBlock = nullptr;

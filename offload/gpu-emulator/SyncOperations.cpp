@@ -120,8 +120,7 @@ void completeWarpOperation(BlockState &Block, uint32_t Warp, uint32_t Lanes) {
     } else if (Op.Kind >= ShuffleBase) {
       bool InRange = false;
       uint32_t Source = shuffleSource(Op, L, InRange);
-      uint32_t Value =
-          (Lanes >> Source & 1) ? Base[Source].Op.Value : Op.Value;
+      uint32_t Value = (Lanes >> Source & 1) ? Base[Source].Op.Value : Op.Value;
       Op.Result = uint64_t(Value) | (uint64_t(InRange) << 32);
     }
     Base[L].Wait = ThreadWait::None;
@@ -132,8 +131,8 @@ void completeWarpOperation(BlockState &Block, uint32_t Warp, uint32_t Lanes) {
 /// other lane of its mask has arrived or exited.
 void checkWarp(BlockState &Block, uint32_t Warp, uint32_t Lane) {
   GPUThread *Base = &Block.Threads[uint64_t(Warp) * Block.WarpSize];
-  uint32_t Needed = Base[Lane].Op.Mask & Block.warpLanes(Warp) &
-                    ~exitedLanes(Block, Warp);
+  uint32_t Needed =
+      Base[Lane].Op.Mask & Block.warpLanes(Warp) & ~exitedLanes(Block, Warp);
   uint32_t Arrived = 0;
   for (uint32_t L = 0; L < 32; ++L)
     if ((Needed >> L & 1) && Base[L].Wait == ThreadWait::Warp)
@@ -142,12 +141,12 @@ void checkWarp(BlockState &Block, uint32_t Warp, uint32_t Lane) {
     completeWarpOperation(Block, Warp, Needed);
 }
 
-uint64_t warpOperation(uint32_t Kind, uint32_t Mask, uint32_t Value,
-                       uint32_t B, uint32_t C) {
+uint64_t warpOperation(uint32_t Kind, uint32_t Mask, uint32_t Value, uint32_t B,
+                       uint32_t C) {
   BlockState &Block = *CurrentBlock;
   GPUThread &Self = *CurrentThread;
-  Self.Op = WarpOperation{Kind, Mask | (1u << Block.laneOf(Self)), Value, B,
-                          C, 0};
+  Self.Op =
+      WarpOperation{Kind, Mask | (1u << Block.laneOf(Self)), Value, B, C, 0};
   Self.Wait = ThreadWait::Warp;
   checkWarp(Block, Block.warpOf(Self), Block.laneOf(Self));
   while (Self.Wait != ThreadWait::None)
@@ -213,14 +212,13 @@ bool releaseActiveMaskWaiters(BlockState &Block) {
 
 extern "C" {
 
-__attribute__((visibility("default"))) void
-__gpuemu_barrier(uint32_t Id, uint32_t Count) {
+__attribute__((visibility("default"))) void __gpuemu_barrier(uint32_t Id,
+                                                             uint32_t Count) {
   arriveAtBarrier(Id, Count);
 }
 
-__attribute__((visibility("default"))) uint64_t
-__gpuemu_shfl(uint32_t Kind, uint32_t Mask, uint32_t Value, uint32_t B,
-              uint32_t C) {
+__attribute__((visibility("default"))) uint64_t __gpuemu_shfl(
+    uint32_t Kind, uint32_t Mask, uint32_t Value, uint32_t B, uint32_t C) {
   return warpOperation(ShuffleBase + Kind, Mask, Value, B, C);
 }
 

@@ -70,10 +70,10 @@ TEST(SIMTExecutor, BarrierInA1024ThreadBlock) {
 void warpKernel(void **Params) {
   auto *Out = *static_cast<uint32_t **>(Params[0]);
   uint32_t Tid = reg(SReg::TidX), Lane = reg(SReg::LaneId);
-  uint32_t Down = uint32_t(__gpuemu_shfl(uint32_t(ShuffleKind::Down), ~0u,
-                                         Lane * 10, 1, 0x1f));
-  uint32_t Xor = uint32_t(__gpuemu_shfl(uint32_t(ShuffleKind::Butterfly),
-                                        ~0u, Lane, 3, 0x1f));
+  uint32_t Down = uint32_t(
+      __gpuemu_shfl(uint32_t(ShuffleKind::Down), ~0u, Lane * 10, 1, 0x1f));
+  uint32_t Xor = uint32_t(
+      __gpuemu_shfl(uint32_t(ShuffleKind::Butterfly), ~0u, Lane, 3, 0x1f));
   uint32_t Ballot =
       __gpuemu_vote(uint32_t(VoteKind::Ballot), ~0u, Lane % 2 == 0);
   Out[Tid * 3] = Down;

@@ -94,10 +94,10 @@ declare void @llvm.nvvm.nanosleep(i32)
   ASSERT_TRUE(K);
   EXPECT_EQ(K->getCallingConv(), CallingConv::C);
   EXPECT_EQ(callees(*K),
-            (std::vector<std::string>{
-                "__gpuemu_sreg", "__gpuemu_barrier", "__gpuemu_barrier",
-                "__gpuemu_activemask", "__gpuemu_shfl", "__gpuemu_vote",
-                "__gpuemu_yield"}));
+            (std::vector<std::string>{"__gpuemu_sreg", "__gpuemu_barrier",
+                                      "__gpuemu_barrier", "__gpuemu_activemask",
+                                      "__gpuemu_shfl", "__gpuemu_vote",
+                                      "__gpuemu_yield"}));
   for (Function &F : *M)
     EXPECT_FALSE(F.getName().starts_with("llvm.nvvm")) << F.getName().str();
   // The entry point and the parameter table (two parameters: 8 and 4 bytes).

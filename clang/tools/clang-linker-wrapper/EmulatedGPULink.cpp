@@ -51,11 +51,11 @@ Expected<SmallString<0>> emulatedObject(StringRef Bitcode, StringRef What) {
       parseBitcodeFile(MemoryBufferRef(Bitcode, What), Ctx);
   if (!M)
     return M.takeError();
-  if (Error E = offload::gpuemu::retargetToHost(
-          **M, Triple(sys::getProcessTriple())))
-    return createStringError("cannot build the " + What.str() +
-                             " image for the GPU emulator: " +
-                             toString(std::move(E)));
+  if (Error E =
+          offload::gpuemu::retargetToHost(**M, Triple(sys::getProcessTriple())))
+    return createStringError(
+        "cannot build the " + What.str() +
+        " image for the GPU emulator: " + toString(std::move(E)));
   return offload::emitObject(**M);
 }
 
@@ -83,8 +83,7 @@ Error markAsCUDAImage(StringRef Path) {
     OS << Bytes;
   OS.close();
   if (EC || OS.has_error())
-    return createStringError("cannot write the emulated image '" + Path +
-                             "'");
+    return createStringError("cannot write the emulated image '" + Path + "'");
   return Error::success();
 }
 
@@ -103,15 +102,15 @@ Error linkEmulatedGPUImage(const DeviceLinkJob &Job,
                            const ToolchainPaths &Paths, CommandRunner &Runner) {
   std::string What = Job.describe();
   std::string LLVMBin = sys::path::parent_path(Paths.Clang).str();
-  Expected<std::string> Lld =
-      findGPUTool("ld.lld", {LLVMBin}, {}, "the emulated device link of " + What,
-                  "install lld (Debian package lld-22)");
+  Expected<std::string> Lld = findGPUTool(
+      "ld.lld", {LLVMBin}, {}, "the emulated device link of " + What,
+      "install lld (Debian package lld-22)");
   if (!Lld)
     return Lld.takeError();
 
   std::vector<std::string> Others;
-  GPUBitcodeLink Lto = prepareGPUBitcodeLink(
-      Job, Options, CodeGenFileType::ObjectFile, Others);
+  GPUBitcodeLink Lto =
+      prepareGPUBitcodeLink(Job, Options, CodeGenFileType::ObjectFile, Others);
   if (!Others.empty())
     return createStringError(
         "the GPU emulator needs the device code of " + What +
@@ -129,8 +128,8 @@ Error linkEmulatedGPUImage(const DeviceLinkJob &Job,
     Expected<SmallString<0>> Obj = emulatedObject(*Bitcode, What);
     if (!Obj)
       return Obj.takeError();
-    Expected<ScopedTempFile> File = ScopedTempFile::create(Job.Output, ".o",
-                                                           *Obj);
+    Expected<ScopedTempFile> File =
+        ScopedTempFile::create(Job.Output, ".o", *Obj);
     if (!File)
       return File.takeError();
     Object.emplace(std::move(*File));
@@ -138,9 +137,8 @@ Error linkEmulatedGPUImage(const DeviceLinkJob &Job,
   }
   // -Bsymbolic: the image's own references bind to its own definitions;
   // what stays undefined (__gpuemu_*) is the emulator's.
-  std::vector<std::string> Argv = {*Lld,        "-shared", "-Bsymbolic",
-                                   "-z",        "now",     "-o",
-                                   Job.Output, ObjectPath};
+  std::vector<std::string> Argv = {*Lld,  "-shared", "-Bsymbolic", "-z",
+                                   "now", "-o",      Job.Output,   ObjectPath};
   if (Error E = Runner.run(Argv, "ld.lld for the emulated " + What))
     return E;
   return Runner.isDryRun() ? Error::success() : markAsCUDAImage(Job.Output);

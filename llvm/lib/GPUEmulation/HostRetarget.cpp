@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "offload/GPUEmulation/EmulatorABI.h"
 #include "offload/GPUEmulation/HostRetarget.h"
+#include "offload/GPUEmulation/EmulatorABI.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -70,8 +70,8 @@ Error setHostTarget(Module &M, const Triple &Host) {
   if (!T)
     return createStringError("no code generator for the host triple '" +
                              Host.str() + "': " + Error);
-  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
-      Host, "", "", TargetOptions(), Reloc::PIC_));
+  std::unique_ptr<TargetMachine> TM(
+      T->createTargetMachine(Host, "", "", TargetOptions(), Reloc::PIC_));
   M.setTargetTriple(Host);
   M.setDataLayout(TM->createDataLayout());
   return Error::success();
@@ -94,8 +94,7 @@ Error checkNoUnresolvedCalls(const Module &M) {
   for (const GlobalVariable &G : M.globals())
     if (G.isDeclaration() && !G.use_empty())
       return createStringError("the device code uses the global '" +
-                               G.getName().str() +
-                               "', which nothing defines");
+                               G.getName().str() + "', which nothing defines");
   return Error::success();
 }
 

@@ -54,9 +54,8 @@ void addEntry(Module &M, Function &Kernel) {
   const DataLayout &DL = M.getDataLayout();
   std::vector<uint64_t> Sizes = {Kernel.arg_size()};
   for (Argument &Param : Kernel.args())
-    Sizes.push_back(DL.getTypeAllocSize(Param.hasByValAttr()
-                                            ? Param.getParamByValType()
-                                            : Param.getType()));
+    Sizes.push_back(DL.getTypeAllocSize(
+        Param.hasByValAttr() ? Param.getParamByValType() : Param.getType()));
   Constant *Table = ConstantDataArray::get(Ctx, Sizes);
   auto *Params = new GlobalVariable(M, Table->getType(), /*isConstant=*/true,
                                     GlobalValue::ExternalLinkage, Table,

@@ -34,33 +34,32 @@ namespace {
 
 /// Special registers by the suffix of llvm.nvvm.read.ptx.sreg.<suffix>.
 std::optional<SReg> specialRegister(StringRef Suffix) {
-  static const StringMap<SReg> Registers = {
-      {"tid.x", SReg::TidX},
-      {"tid.y", SReg::TidY},
-      {"tid.z", SReg::TidZ},
-      {"ntid.x", SReg::NTidX},
-      {"ntid.y", SReg::NTidY},
-      {"ntid.z", SReg::NTidZ},
-      {"ctaid.x", SReg::CtaIdX},
-      {"ctaid.y", SReg::CtaIdY},
-      {"ctaid.z", SReg::CtaIdZ},
-      {"nctaid.x", SReg::NCtaIdX},
-      {"nctaid.y", SReg::NCtaIdY},
-      {"nctaid.z", SReg::NCtaIdZ},
-      {"laneid", SReg::LaneId},
-      {"warpid", SReg::WarpId},
-      {"nwarpid", SReg::NWarpId},
-      {"smid", SReg::SmId},
-      {"nsmid", SReg::NSmId},
-      {"warpsize", SReg::WarpSize},
-      {"globaltimer", SReg::GlobalTimer},
-      {"clock", SReg::Clock},
-      {"clock64", SReg::Clock64},
-      {"lanemask.eq", SReg::LaneMaskEq},
-      {"lanemask.lt", SReg::LaneMaskLt},
-      {"lanemask.le", SReg::LaneMaskLe},
-      {"lanemask.gt", SReg::LaneMaskGt},
-      {"lanemask.ge", SReg::LaneMaskGe}};
+  static const StringMap<SReg> Registers = {{"tid.x", SReg::TidX},
+                                            {"tid.y", SReg::TidY},
+                                            {"tid.z", SReg::TidZ},
+                                            {"ntid.x", SReg::NTidX},
+                                            {"ntid.y", SReg::NTidY},
+                                            {"ntid.z", SReg::NTidZ},
+                                            {"ctaid.x", SReg::CtaIdX},
+                                            {"ctaid.y", SReg::CtaIdY},
+                                            {"ctaid.z", SReg::CtaIdZ},
+                                            {"nctaid.x", SReg::NCtaIdX},
+                                            {"nctaid.y", SReg::NCtaIdY},
+                                            {"nctaid.z", SReg::NCtaIdZ},
+                                            {"laneid", SReg::LaneId},
+                                            {"warpid", SReg::WarpId},
+                                            {"nwarpid", SReg::NWarpId},
+                                            {"smid", SReg::SmId},
+                                            {"nsmid", SReg::NSmId},
+                                            {"warpsize", SReg::WarpSize},
+                                            {"globaltimer", SReg::GlobalTimer},
+                                            {"clock", SReg::Clock},
+                                            {"clock64", SReg::Clock64},
+                                            {"lanemask.eq", SReg::LaneMaskEq},
+                                            {"lanemask.lt", SReg::LaneMaskLt},
+                                            {"lanemask.le", SReg::LaneMaskLe},
+                                            {"lanemask.gt", SReg::LaneMaskGt},
+                                            {"lanemask.ge", SReg::LaneMaskGe}};
   auto It = Registers.find(Suffix);
   if (It == Registers.end())
     return std::nullopt;
@@ -147,8 +146,8 @@ public:
     if (Text != "mov.u32 $0, %dynamic_smem_size;")
       return false;
     IRBuilder<> B(Call);
-    Call->replaceAllUsesWith(B.CreateZExtOrTrunc(
-        sreg(B, SReg::DynamicSharedSize), Call->getType()));
+    Call->replaceAllUsesWith(
+        B.CreateZExtOrTrunc(sreg(B, SReg::DynamicSharedSize), Call->getType()));
     Call->eraseFromParent();
     return true;
   }
@@ -216,10 +215,10 @@ private:
     Value *Input = Call->getArgOperand(1);
     Type *ValueTy = Input->getType();
     Value *Bits = B.CreateBitCast(Input, I32);
-    Value *Packed = B.CreateCall(
-        callee("__gpuemu_shfl", I64, {I32, I32, I32, I32, I32}),
-        {B.getInt32(uint32_t(*Kind)), Call->getArgOperand(0), Bits,
-         Call->getArgOperand(2), Call->getArgOperand(3)});
+    Value *Packed =
+        B.CreateCall(callee("__gpuemu_shfl", I64, {I32, I32, I32, I32, I32}),
+                     {B.getInt32(uint32_t(*Kind)), Call->getArgOperand(0), Bits,
+                      Call->getArgOperand(2), Call->getArgOperand(3)});
     Value *Shuffled = B.CreateBitCast(B.CreateTrunc(Packed, I32), ValueTy);
     if (!WithPredicate)
       return Shuffled;
@@ -243,10 +242,9 @@ private:
     if (!Kind)
       return nullptr;
     Value *Predicate = B.CreateZExt(Call->getArgOperand(1), I32);
-    Value *Answer =
-        B.CreateCall(callee("__gpuemu_vote", I32, {I32, I32, I32}),
-                     {B.getInt32(uint32_t(*Kind)), Call->getArgOperand(0),
-                      Predicate});
+    Value *Answer = B.CreateCall(
+        callee("__gpuemu_vote", I32, {I32, I32, I32}),
+        {B.getInt32(uint32_t(*Kind)), Call->getArgOperand(0), Predicate});
     return B.CreateZExtOrTrunc(Answer, Call->getType());
   }
 
@@ -265,9 +263,9 @@ Error lowerNVPTXIntrinsics(Module &M) {
   Lowering L(M);
   std::vector<Function *> Intrinsics;
   for (Function &F : M)
-    if (F.isDeclaration() && (F.getName().starts_with("llvm.nvvm.") ||
-                              F.getName() == "llvm.trap" ||
-                              F.getName() == "llvm.ubsantrap"))
+    if (F.isDeclaration() &&
+        (F.getName().starts_with("llvm.nvvm.") || F.getName() == "llvm.trap" ||
+         F.getName() == "llvm.ubsantrap"))
       Intrinsics.push_back(&F);
   for (Function *F : Intrinsics) {
     std::string Name = F->getName().str();

@@ -42,8 +42,8 @@ SharedLayout layOut(ArrayRef<GlobalVariable *> Globals, const DataLayout &DL) {
     if (G->isDeclaration())
       continue;
     uint64_t Align = G->getAlign().valueOrOne().value();
-    Align = std::max<uint64_t>(Align, DL.getABITypeAlign(G->getValueType())
-                                          .value());
+    Align = std::max<uint64_t>(Align,
+                               DL.getABITypeAlign(G->getValueType()).value());
     Layout.StaticBytes = alignTo(Layout.StaticBytes, Align);
     Layout.Offsets[G] = Layout.StaticBytes;
     Layout.StaticBytes += DL.getTypeAllocSize(G->getValueType());
@@ -92,8 +92,8 @@ Error lowerSharedMemory(Module &M, unsigned SharedAddressSpace) {
   SmallVector<Constant *> AsConstants(Globals.begin(), Globals.end());
   convertUsersOfConstantsToInstructions(AsConstants);
 
-  FunctionCallee Base = M.getOrInsertFunction(
-      "__gpuemu_shared_base", PointerType::get(Ctx, 0));
+  FunctionCallee Base =
+      M.getOrInsertFunction("__gpuemu_shared_base", PointerType::get(Ctx, 0));
   DenseMap<Function *, Value *> BaseOf;
   for (GlobalVariable *G : Globals) {
     for (Use &U : make_early_inc_range(G->uses())) {

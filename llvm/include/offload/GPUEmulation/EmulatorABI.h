@@ -90,8 +90,8 @@ void __gpuemu_barrier(uint32_t Id, uint32_t Count);
 /// Returns the shuffled 32-bit value in bits 0..31 and the PTX predicate
 /// (source lane in range) in bit 32. \p B and \p C are the PTX operands
 /// (lane or delta, clamp/segment mask).
-uint64_t __gpuemu_shfl(uint32_t Kind, uint32_t Mask, uint32_t Value,
-                       uint32_t B, uint32_t C);
+uint64_t __gpuemu_shfl(uint32_t Kind, uint32_t Mask, uint32_t Value, uint32_t B,
+                       uint32_t C);
 uint32_t __gpuemu_vote(uint32_t Kind, uint32_t Mask, uint32_t Predicate);
 uint32_t __gpuemu_activemask();
 void __gpuemu_syncwarp(uint32_t Mask);
