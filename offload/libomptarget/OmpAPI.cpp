@@ -129,13 +129,24 @@ int copyBytes(void *Dst, const void *Src, size_t Length, int DstDevice,
     if (!From || !To)
       return EINVAL;
     if (&From->Plugin == &To->Plugin) {
+      // One operation for tools, as upstream's plugins report a device to
+      // device copy: a transfer from device between the two devices.
+      ompt::DataOpScope Op(ompt::DataTransferFromDevice, Src, From->Id, Dst,
+                           To->Id, Length);
       S = From->plugin().dataExchange(Src, To->plugin(), Dst, Length, nullptr);
     } else {
-      // Different plugins: stage through host memory.
+      // Different plugins: stage through host memory (two operations).
       std::vector<char> Staging(Length);
-      S = From->plugin().dataRetrieve(Staging.data(), Src, Length, nullptr);
-      if (!S)
+      {
+        ompt::DataOpScope Op(ompt::DataTransferFromDevice, Src, From->Id,
+                             Staging.data(), -1, Length);
+        S = From->plugin().dataRetrieve(Staging.data(), Src, Length, nullptr);
+      }
+      if (!S) {
+        ompt::DataOpScope Op(ompt::DataTransferToDevice, Staging.data(), -1,
+                             Dst, To->Id, Length);
         S = To->plugin().dataSubmit(Dst, Staging.data(), Length, nullptr);
+      }
     }
   }
   if (S) {
