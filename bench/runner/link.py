@@ -58,6 +58,14 @@ def link_figures(profile):
         Figure("link.relink_sm90_driver", "relink of the %d units for sm_90, "
                "each toolchain's driver and runtime" % p.link_units, "ms",
                "lower", "link"),
+        # Cold GPU links of the same units (one kernel each), no cache: for
+        # sm_90 clang ran ptxas on each unit and the link adds the runtime
+        # and nvlink; for gfx90a the code is still bitcode, so the link does
+        # LTO and code generation of every kernel (docs/GPU.md).
+        Figure("link.cold_sm90", "cold link of the %d units for sm_90"
+               % p.link_units, "ms", "lower", "link"),
+        Figure("link.cold_gfx90a", "cold link of the %d units for gfx90a"
+               % p.link_units, "ms", "lower", "link"),
     ]
 
 
@@ -69,7 +77,7 @@ CACHED_KEYS = ("link.relink", "link.relink_sm90", "link.relink_wrapper",
                "link.relink_sm90_driver")
 # sm_90 programs cannot run here, nor can the stub's outputs: those links
 # are checked by their output only.
-UNRUNNABLE_KEYS = ("link.relink_sm90", "link.relink_wrapper",
+UNRUNNABLE_KEYS = ("link.relink_sm90", "link.cold_sm90", "link.relink_wrapper",
                    "link.relink_sm90_wrapper", "link.relink_sm90_driver")
 # Rows whose command is a whole driver line per side (DriverLine), not the
 # wrapper's line shared by both sides.
@@ -116,6 +124,21 @@ class LinkInputs:
                 ["--libomptarget-nvptx-bc-path=" +
                  os.path.join(nvptx, "libomptarget-nvptx.bc")],
                 ["-Xoffload-linker", "-L" + nvptx])
+
+    def gfx90a_flags(self):
+        """Flags for gfx90a offload with Debian's clang++: our AMD device
+        runtime and the ROCm device libraries of our prefix serve both
+        sides (Debian's LLVM ships neither)."""
+        amd = os.path.join(self.tc.build_dir, "lib", "amdgcn-amd-amdhsa")
+        return (["-fopenmp", "--offload-arch=gfx90a"],
+                ["--rocm-device-lib-path=" + os.path.join(amd, "device-libs")],
+                ["-Xoffload-linker", "-L" + amd])
+
+    def gfx90a_missing(self):
+        amd = os.path.join(self.tc.build_dir, "lib", "amdgcn-amd-amdhsa")
+        if not os.path.exists(os.path.join(amd, "libompdevice.a")):
+            return "our AMD device runtime is not built"
+        return None
 
     def sm90_missing(self):
         nvptx = os.path.join(self.tc.build_dir, "lib", "nvptx64-nvidia-cuda")
@@ -173,6 +196,14 @@ class LinkInputs:
             lines["link.relink_sm90_driver"] = (
                 self.driver_line([main_g] + units_g, offload + link_only,
                                  ours_offload), expected_g)
+            lines["link.cold_sm90"] = lines["link.relink_sm90"]
+        if not self.gfx90a_missing():
+            offload, compile_only, link_only = self.gfx90a_flags()
+            main_a, units_a, expected_a = self._compile(
+                "amdunit", p.link_units, offload, compile_only)
+            lines["link.cold_gfx90a"] = (
+                self.wrapper_line([main_a] + units_a, offload + link_only),
+                expected_a)
         return lines
 
     def driver_line(self, inputs, upstream_flags, ours_flags):
@@ -258,10 +289,14 @@ def measure_link(toolchain, profile, figures, log, timeout):
     sm90_reason = LinkInputs(toolchain, profile).sm90_missing()
     if sm90_reason:
         for key in ("link.relink_sm90", "link.relink_sm90_wrapper",
-                    "link.relink_sm90_driver"):
+                    "link.relink_sm90_driver", "link.cold_sm90"):
             for side in SIDES:
                 by_key[key].mark_unavailable(side, sm90_reason)
-    elif "link.relink_sm90" in lines:
+    gfx90a_reason = LinkInputs(toolchain, profile).gfx90a_missing()
+    if gfx90a_reason:
+        for side in SIDES:
+            by_key["link.cold_gfx90a"].mark_unavailable(side, gfx90a_reason)
+    if not sm90_reason and "link.relink_sm90" in lines:
         args, expected = lines["link.relink_sm90"]
         lines["link.relink_sm90_wrapper"] = (_stub_host_linker(args, stub),
                                              expected)
@@ -275,7 +310,8 @@ def measure_link(toolchain, profile, figures, log, timeout):
     for key in ("link.units", "link.archive", "link.relink",
                 "link.relink_sm90", "link.relink_wrapper",
                 "link.relink_sm90_wrapper", "link.relink_driver",
-                "link.relink_sm90_driver"):
+                "link.relink_sm90_driver", "link.cold_sm90",
+                "link.cold_gfx90a"):
         if key not in lines:
             continue
         upstream_args, expected = lines[key]

@@ -32,9 +32,10 @@
 # The GPU programs need the CUDA toolkit's ptxas and nvlink (found where the
 # linker wrapper looks: $CUDA_PATH/bin, PATH, /usr/local/cuda/bin); without
 # them only the CPU and AMD programs are built, with --cpu-only only the CPU
-# ones. The AMD programs need our amdgcn device runtime. The kit must stay
-# under 56 MiB with all its builds (what travels to a GPU machine); build.sh
-# checks that.
+# ones. The AMD programs need our amdgcn device runtime; a program whose
+# source says `KIT-AMD-UNSUPPORTED: <why>` is skipped for AMD, with the
+# reason. The kit must stay under 56 MiB with all its builds (what travels
+# to a GPU machine); build.sh checks that.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,7 +56,7 @@ while [ $# -gt 0 ]; do
   --with-upstream) with_upstream=1; shift ;;
   --emulate) emulate=1; shift ;;
   --only) shift; only=("$@"); break ;;
-  -h | --help) sed -n '2,37p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,38p' "$0"; exit 0 ;;
   *) echo "build.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -140,6 +141,17 @@ extra_flags() {
   sed -n 's/.*KIT-FLAGS:\(.*\)$/\1/p' "$@" | tr '\n' ' '
 }
 
+# Why the AMD device runtime cannot build program $1 (its sources' lines
+# `KIT-AMD-UNSUPPORTED: <why>`: features the AMD runtime does not have yet,
+# such as printf without a device-to-host channel), or nothing.
+amd_unsupported() {
+  local files=("$tests/$1".* "$tests/$1"/*)
+  local existing=()
+  for f in "${files[@]}"; do [ -f "$f" ] && existing+=("$f"); done
+  [ ${#existing[@]} -gt 0 ] || return 0
+  sed -n '/KIT-AMD-UNSUPPORTED:/{s/.*KIT-AMD-UNSUPPORTED: *//p;q;}' "${existing[@]}"
+}
+
 driver_for() {
   case $1 in
   *.f90 | *.F90) echo flang ;;
@@ -210,6 +222,10 @@ for name in "${names[@]}"; do
     if [ "$kind" = emu ] && compgen -G "$tests/$name.[fF]90" >/dev/null ||
       { [ "$kind" = emu ] && compgen -G "$tests/$name/*.[fF]90" >/dev/null; }; then
       echo "skipped emu/$name: Fortran (flang has no -foffload-lto)"
+      continue
+    fi
+    if [ "$kind" = amd ] && why=$(amd_unsupported "$name") && [ -n "$why" ]; then
+      echo "skipped amd/$name: $why"
       continue
     fi
     if build_one "$name" "$kind"; then
