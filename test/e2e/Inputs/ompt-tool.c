@@ -219,11 +219,11 @@ static void on_data_op_emi(ompt_scope_endpoint_t ep,
   if (ep == ompt_scope_begin)
     *host_op_id = take_id();
   printf("data_op: %s %s src_dev %d dest_dev %d bytes=%zu target_id=%llu "
-         "op_id=%llu src=%s dest=%s\n",
+         "op_id=%llu src=%s dest=%s code=%s\n",
          data_op(optype), endpoint(ep), src_device_num, dest_device_num, bytes,
          (unsigned long long)target_data->value,
          (unsigned long long)*host_op_id, src_addr ? "set" : "null",
-         dest_addr ? "set" : "null");
+         dest_addr ? "set" : "null", codeptr_ra ? "set" : "null");
 }
 
 static void on_submit_emi(ompt_scope_endpoint_t ep, ompt_data_t *target_data,
@@ -248,9 +248,10 @@ static void on_data_op(ompt_id_t target_id, ompt_id_t host_op_id,
                        int src_device_num, void *dest_addr, int dest_device_num,
                        size_t bytes, const void *codeptr_ra) {
   printf("data_op(noemi): %s src_dev %d dest_dev %d bytes=%zu "
-         "target_id=%llu\n",
+         "target_id=%llu op_id=%llu code=%s\n",
          data_op(optype), src_device_num, dest_device_num, bytes,
-         (unsigned long long)target_id);
+         (unsigned long long)target_id, (unsigned long long)host_op_id,
+         codeptr_ra ? "set" : "null");
 }
 
 static void on_submit(ompt_id_t target_id, ompt_id_t host_op_id,
