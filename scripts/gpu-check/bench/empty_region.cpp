@@ -14,7 +14,8 @@ int main() {
     double Start = omp_get_wtime();
     for (int I = 0; I < N; ++I) {
 #pragma omp target
-      {}
+      {
+      }
     }
     T.push_back((omp_get_wtime() - Start) / N);
   }

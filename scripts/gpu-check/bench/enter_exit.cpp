@@ -13,12 +13,12 @@ int main() {
     double Start = omp_get_wtime();
     for (int B = 0; B < N; ++B) {
       int *P = Buffers[B].data();
-#pragma omp target enter data map(to : P [0:Elems])
+#pragma omp target enter data map(to : P[0 : Elems])
     }
     double Mid = omp_get_wtime();
     for (int B = 0; B < N; ++B) {
       int *P = Buffers[B].data();
-#pragma omp target exit data map(from : P [0:Elems])
+#pragma omp target exit data map(from : P[0 : Elems])
     }
     Exit.push_back(omp_get_wtime() - Mid);
     Enter.push_back(Mid - Start);

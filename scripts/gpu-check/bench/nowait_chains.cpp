@@ -7,11 +7,11 @@
 namespace {
 
 void chain(double *P, int64_t N, bool Wait) {
-#pragma omp target update to(P [0:N]) nowait depend(inout : P[0])
+#pragma omp target update to(P[0 : N]) nowait depend(inout : P[0])
 #pragma omp target teams distribute parallel for nowait depend(inout : P[0])
   for (int64_t I = 0; I < N; ++I)
     P[I] = P[I] * 2.0 + 1.0;
-#pragma omp target update from(P [0:N]) nowait depend(inout : P[0])
+#pragma omp target update from(P[0 : N]) nowait depend(inout : P[0])
   if (Wait) {
 #pragma omp taskwait
   }
@@ -27,7 +27,7 @@ int main() {
   for (int C = 0; C < Chains; ++C) {
     P[C] = Buf[C].data();
     double *Q = P[C];
-#pragma omp target enter data map(alloc : Q [0:N])
+#pragma omp target enter data map(alloc : Q[0 : N])
   }
   int Reps = bench::small() ? 2 : 7;
   double Serial = bench::timeMedian(Reps, [&] {
@@ -45,7 +45,7 @@ int main() {
   });
   for (int C = 0; C < Chains; ++C) {
     double *Q = P[C];
-#pragma omp target exit data map(release : Q [0:N])
+#pragma omp target exit data map(release : Q[0 : N])
   }
   // Every buffer went through 2 * (Reps + 1) chains: x -> 2x + 1 each.
   double Expect = 1.0;

@@ -14,7 +14,7 @@ int main() {
   bench::expect(D && K, "omp_target_alloc failed");
   if (!D || !K)
     return bench::finish();
-    // Exact in double whatever the order: small integers.
+  // Exact in double whatever the order: small integers.
 #pragma omp target teams distribute parallel for is_device_ptr(D, K)
   for (int64_t I = 0; I < N; ++I) {
     D[I] = double(I % 4);
@@ -24,7 +24,7 @@ int main() {
   double Sum = 0;
   double TSum = bench::timeMedian(Reps, [&] {
     Sum = 0;
-#pragma omp target teams distribute parallel for is_device_ptr(D)           \
+#pragma omp target teams distribute parallel for is_device_ptr(D)              \
     reduction(+ : Sum) map(tofrom : Sum)
     for (int64_t I = 0; I < N; ++I)
       Sum += D[I];
@@ -33,9 +33,7 @@ int main() {
   double TMin = bench::timeMedian(Reps, [&] {
     Min = INT_MAX;
 #pragma omp target teams distribute parallel for is_device_ptr(K)              \
-    reduction(min                                                              \
-              : Min) map(tofrom                                                \
-                         : Min)
+    reduction(min : Min) map(tofrom : Min)
     for (int64_t I = 0; I < N; ++I)
       Min = K[I] < Min ? K[I] : Min;
   });

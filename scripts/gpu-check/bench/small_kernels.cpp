@@ -8,7 +8,7 @@ int main() {
   std::vector<int> V(N, 0);
   int *P = V.data();
   std::vector<double> T;
-#pragma omp target data map(tofrom : P [0:N])
+#pragma omp target data map(tofrom : P[0 : N])
   {
     for (int R = 0; R < (bench::small() ? 2 : 5); ++R) {
       double Start = omp_get_wtime();

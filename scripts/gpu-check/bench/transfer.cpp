@@ -14,16 +14,16 @@ namespace {
 void measure(char *P, size_t Bytes, const char *To, const char *From) {
   for (size_t I = 0; I < Bytes; I += 4096)
     P[I] = char(I >> 12);
-#pragma omp target enter data map(alloc : P [0:Bytes])
+#pragma omp target enter data map(alloc : P[0 : Bytes])
   int Reps = bench::small() ? 3 : 9;
   double TTo = bench::timeMedian(Reps, [&] {
-#pragma omp target update to(P [0:Bytes])
+#pragma omp target update to(P[0 : Bytes])
   });
   std::memset(P, 0, Bytes);
   double TFrom = bench::timeMedian(Reps, [&] {
-#pragma omp target update from(P [0:Bytes])
+#pragma omp target update from(P[0 : Bytes])
   });
-#pragma omp target exit data map(release : P [0:Bytes])
+#pragma omp target exit data map(release : P[0 : Bytes])
   bench::expect(P[Bytes - 4096] == char((Bytes - 4096) >> 12),
                 "the buffer came back wrong");
   bench::row(To, double(Bytes) / TTo * 1e-9, "GB/s");
