@@ -313,7 +313,8 @@ struct Transfers {
   const void *Top = nullptr;
   InlineVector<Copy, 4> Copies;
   /// The allocations planning made, in item order, while a tool is active:
-  /// reported in step 3, each before its item's copy (upstream's order).
+  /// traced at the start of step 3, and reported to the callbacks there,
+  /// each before its item's copy (upstream's order).
   std::vector<ompt::DataOpRecord> Allocations;
   InlineVector<MapEntry *, 8> Created;
   InlineVector<MapEntry *, 8> Pinned;
@@ -460,6 +461,9 @@ bool finish(Device &D, LockedMappingTable &Table, Transfers &T) {
   bool Ok = true;
   if (!T.Copies.empty() || !T.Allocations.empty())
     Table.unlocked([&] {
+      // The trace keeps the order the operations happened in; the
+      // callbacks follow the items, as upstream's.
+      ompt::traceRecorded(T.Allocations);
       size_t Reported = 0;
       auto ReportAllocations = [&](size_t Upto) {
         for (; Reported < Upto; ++Reported)

@@ -230,7 +230,7 @@ void callDataOp(const ompt::DataOpRecord &R, ompt_scope_endpoint_t Endpoint) {
   auto Op = static_cast<ompt_target_data_op_t>(R.Kind);
   bool Begin = Endpoint == ompt_scope_begin;
   if (Begin)
-    Thread.HostOpId = newId();
+    Thread.HostOpId = R.HostOpId ? R.HostOpId : newId();
   void *Src = const_cast<void *>(R.Src);
   void *Dest = Begin && R.Kind == ompt::DataAlloc ? nullptr
                                                   : const_cast<void *>(R.Dest);
@@ -245,12 +245,12 @@ void callDataOp(const ompt::DataOpRecord &R, ompt_scope_endpoint_t Endpoint) {
 
 /// \p R's trace record, on the device the operation ran on: the one that
 /// is not the host.
-void traceRecord(const ompt::DataOpRecord &R) {
+void traceRecord(const ompt::DataOpRecord &R, uint64_t HostOpId) {
   int Traced =
       R.Kind == ompt::DataDelete || R.Kind == ompt::DataTransferFromDevice
           ? R.SrcDevice
           : R.DestDevice;
-  ompt::traceDataOp(Traced, R.Start, R.End, Thread.TargetId, Thread.HostOpId,
+  ompt::traceDataOp(Traced, R.Start, R.End, Thread.TargetId, HostOpId,
                     R.Kind, R.Src, R.SrcDevice, R.Dest, R.DestDevice, R.Bytes,
                     Thread.CodePtr);
 }
@@ -274,10 +274,16 @@ void ompt::DeferAllocations::begin(std::vector<DataOpRecord> &Records) {
 
 void ompt::DeferAllocations::end() { DeferredAllocations = Saved; }
 
+void ompt::traceRecorded(std::vector<DataOpRecord> &Records) {
+  for (DataOpRecord &R : Records) {
+    R.HostOpId = newId();
+    traceRecord(R, R.HostOpId);
+  }
+}
+
 void ompt::report(const DataOpRecord &R) {
   callDataOp(R, ompt_scope_begin);
   callDataOp(R, ompt_scope_end);
-  traceRecord(R);
 }
 
 void ompt::DataOpScope::begin(DataOpKind Kind, const void *Src, int SrcDevice,
@@ -312,7 +318,7 @@ void ompt::DataOpScope::end() {
     return;
   }
   callDataOp(R, ompt_scope_end);
-  traceRecord(R);
+  traceRecord(R, Thread.HostOpId);
 }
 
 void ompt::SubmitScope::begin(unsigned RequestedTeams) {

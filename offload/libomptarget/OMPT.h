@@ -140,6 +140,8 @@ struct DataOpRecord {
   const void *Src = nullptr, *Dest = nullptr;
   size_t Bytes = 0;
   uint64_t Start = 0, End = 0;
+  /// The host_op_id given by traceRecorded(), which report() reuses.
+  uint64_t HostOpId = 0;
 };
 
 /// While alive (and a tool is active), the calling thread's allocations are
@@ -167,9 +169,14 @@ private:
   std::vector<DataOpRecord> *Saved = nullptr;
 };
 
-/// Reports a recorded operation: both endpoints (EMI) or the one callback,
-/// with a fresh host_op_id and the enclosing construct's target_id and code
-/// pointer, and its trace record with the recorded times.
+/// Appends the trace records of recorded operations, in the order they were
+/// made (so a thread's trace keeps its times non-decreasing), giving each
+/// its host_op_id; without the mapping lock, before the construct's copies.
+void traceRecorded(std::vector<DataOpRecord> &Records);
+
+/// Calls the callbacks of a recorded operation: both endpoints (EMI) or the
+/// one callback, with the host_op_id of its trace record and the enclosing
+/// construct's target_id and code pointer.
 void report(const DataOpRecord &R);
 
 /// One data operation (target_data_op_emi / target_data_op, and a trace

@@ -11,6 +11,7 @@
 // RUN: %clang -fopenmp -fopenmp-targets=%target-cpu %s -o %t
 // RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_TOOL_LIBRARIES=%t.tool.so %ours-run %t | FileCheck %s
 // RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_TOOL_LIBRARIES=%t.tool.so OMPT_TEST_NOEMI=1 %ours-run %t | FileCheck %s --check-prefix=NOEMI
+// RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_TOOL_LIBRARIES=%t.tool.so OMPT_TEST_TRACE=1 %ours-run %t | FileCheck %s --check-prefix=TRACE
 // RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_TOOL_LIBRARIES=%t.tool.so %upstream-run %t | FileCheck %s --check-prefix=ORDER
 // clang-format off
 
@@ -64,6 +65,18 @@
 // NOEMI-NEXT: data_op(noemi): alloc src_dev 4 dest_dev 0 bytes=32 target_id=[[T]]
 // NOEMI-NEXT: data_op(noemi): to_device src_dev 4 dest_dev 0 bytes=32 target_id=[[T]]
 // NOEMI: data_op(noemi): from_device src_dev 0 dest_dev 0 bytes=16 target_id=0 op_id={{[0-9]+}} code=set
+
+// The trace keeps the order the operations happened in (the allocations
+// are made while the list is planned, before any copy), so a thread's
+// record times never go back.
+// TRACE: trace: dev 0 target target begin target_id=[[T:[0-9]+]]
+// TRACE-NEXT: trace: dev 0 data_op alloc bytes=48 target_id=[[T]]
+// TRACE-NEXT: trace: dev 0 data_op alloc bytes=64 target_id=[[T]]
+// TRACE-NEXT: trace: dev 0 data_op alloc bytes=32 target_id=[[T]]
+// TRACE-NEXT: trace: dev 0 data_op to_device bytes=64 target_id=[[T]]
+// TRACE-NEXT: trace: dev 0 data_op to_device bytes=32 target_id=[[T]]
+// TRACE-NOT: DECREASE
+// TRACE: trace: buffer 3 delivered (owned), 24 records so far, times non-decreasing
 
 // Upstream's runtime gives the same order.
 // ORDER: target: target begin
