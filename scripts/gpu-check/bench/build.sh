@@ -9,7 +9,8 @@
 #              plugin, which libgomp dlopens by name
 #   upstream/  clang++-22 with upstream LLVM's own NVPTX device runtime and
 #              Debian's libomptarget (only with --with-upstream or when the
-#              release tarball is already there; see upstream.sh)
+#              release tarball is already there; see upstream.sh), whose
+#              closure goes beside the kit: <kit>-upstream/upstream-lib.tar.xz
 # A toolchain that is missing is skipped with a printed reason.
 #
 #   bench/build.sh --prefix DIR --out DIR [--arch sm_90] [--cpu-only]
@@ -70,7 +71,7 @@ compile() {
     driver=$cxx
     case $src in *.f90) driver=$fc ;; esac
     if [ -z "$driver" ]; then
-      echo "bench: $build/$name skipped (no Fortran offload compiler)"
+      echo "bench: $build/$name skipped (no Fortran offload compiler here)"
       continue
     fi
     if "$driver" -O2 -fopenmp "$@" -I"$here" "$src" -o "$out/$build/$name" \
@@ -95,10 +96,18 @@ else
     -foffload-options=nvptx-none=-misa=sm_80 &&
     closure "$out/gcc-lib" "$out"/gcc/*
   if [ $with_upstream = 1 ] || "$here/upstream.sh" --present; then
-    if "$here/upstream.sh" --out "$out/upstream-rtl" --lib "$out/upstream-lib"; then
+    # Debian's libomptarget closure is ~40 MB even compressed (libLLVM):
+    # it lives beside the kit, <kit>-upstream/, to be carried separately.
+    side=$(dirname "$out")-upstream
+    rm -rf "$side"
+    mkdir -p "$side"
+    if "$here/upstream.sh" --out "$out/upstream-rtl" --lib "$side/upstream-lib"; then
       # shellcheck disable=SC2046
       compile upstream clang++-22 "" --offload-arch="$arch" \
         $(cat "$out/upstream-rtl/flags")
+      # Only for the link (it points at this machine's Debian library).
+      rm -f "$out/upstream-rtl/libomptarget.so"
+      sed 's/^/bench: /' "$out/upstream-rtl/VERSION"
     else
       echo "bench: upstream build skipped (upstream.sh failed, see above)"
     fi

@@ -51,14 +51,33 @@ fi
 libs_of() {
   case $1 in
   gcc) echo "$bench/gcc-lib" ;;
-  upstream) echo "$bench/upstream-lib" ;;
+  upstream)
+    if [ -d "$bench/upstream-lib" ]; then echo "$bench/upstream-lib"
+    else echo "$unpacked/upstream-lib"; fi ;;
   *) echo "$kit/lib" ;;
   esac
 }
 
 rows=$(mktemp)
 out=$(mktemp)
-trap 'rm -f "$rows" "$out"' EXIT
+unpacked=$(mktemp -d)
+trap 'rm -rf "$rows" "$out" "$unpacked"' EXIT
+# Upstream's libraries travel compressed (libLLVM alone is 150 MB).
+# Upstream's libraries travel compressed and apart from the kit
+# (<kit>-upstream/, libLLVM alone is 150 MB).
+packed=$kit-upstream/upstream-lib.tar.xz
+if [ -d "$bench/upstream" ] && [ ! -d "$bench/upstream-lib" ]; then
+  if [ -f "$packed" ]; then
+    mkdir -p "$unpacked/upstream-lib"
+    tar -C "$unpacked/upstream-lib" -xJf "$packed" || {
+      echo "bench/run.sh: cannot unpack $packed" >&2
+      exit 1
+    }
+  else
+    echo "bench: no $packed (carry it with the kit); upstream not run"
+    builds=(${builds[@]/upstream/})
+  fi
+fi
 failed=0
 timeout_s=${GPU_CHECK_TIMEOUT:-300}
 for r in $(seq 1 "$reps"); do
