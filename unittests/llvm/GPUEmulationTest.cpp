@@ -154,19 +154,23 @@ define ptx_kernel void @k(ptr %f) {
   %p = call ptr @malloc(i64 8)
   call void @free(ptr %p)
   %r = call i32 @vprintf(ptr %f, ptr null)
+  call void @__assertfail(ptr %f, ptr %f, i32 7, ptr %f, i64 1)
   call void @llvm.trap()
   ret void
 }
 declare ptr @malloc(i64)
 declare void @free(ptr)
 declare i32 @vprintf(ptr, ptr)
+declare void @__assertfail(ptr, ptr, i32, ptr, i64)
 declare void @llvm.trap()
 )");
   ASSERT_TRUE(M);
   ASSERT_NO_ERROR(retarget(*M));
+  // The names EmulatorABI.h declares (no doubled underscores).
   EXPECT_EQ(callees(*M->getFunction("k")),
             (std::vector<std::string>{"__gpuemu_malloc", "__gpuemu_free",
-                                      "__gpuemu_vprintf", "__gpuemu_trap"}));
+                                      "__gpuemu_vprintf", "__gpuemu_assertfail",
+                                      "__gpuemu_trap"}));
 }
 
 TEST_F(GPUEmulationTest, UnsupportedIntrinsicIsNamed) {

@@ -297,11 +297,12 @@ Error lowerNVPTXIntrinsics(Module &M) {
                                Asm.getAsmString() + "' (" + Where + ")");
   }
 
-  // The PTX system calls: the emulator provides them under its own names,
-  // so that a device malloc does not reach the host's allocator.
+  // The PTX system calls: the emulator provides them under its own names
+  // (EmulatorABI.h: __gpuemu_ and the name without leading underscores), so
+  // that a device malloc does not reach the host's allocator.
   for (StringRef Name : {"vprintf", "malloc", "free", "__assertfail"})
     if (Function *F = M.getFunction(Name); F && F->isDeclaration())
-      F->setName("__gpuemu_" + Name);
+      F->setName("__gpuemu_" + Name.ltrim('_'));
   return Error::success();
 }
 
