@@ -275,6 +275,10 @@ void ompt::DeferAllocations::begin(std::vector<DataOpRecord> &Records) {
 void ompt::DeferAllocations::end() { DeferredAllocations = Saved; }
 
 void ompt::traceRecorded(std::vector<DataOpRecord> &Records) {
+  // Without a trace, the callbacks number the operations in their own
+  // (upstream's) order.
+  if (!tracingAnyDevice())
+    return;
   for (DataOpRecord &R : Records) {
     R.HostOpId = newId();
     traceRecord(R, R.HostOpId);
