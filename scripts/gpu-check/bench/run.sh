@@ -10,7 +10,8 @@
 # writes them as JSON (default bench-<date>.json in the current folder).
 # --cpu: the CPU-device builds once, GPU_CHECK_SMALL=1, printing their rows;
 # no timing is judged, a program only has to run and print its rows.
-# Exits non-zero when a program fails (BENCH-FAIL, a crash, no rows).
+# Exits non-zero when a program fails (BENCH-FAIL, a crash, no rows, over
+# GPU_CHECK_BENCH_TIMEOUT seconds, default 60).
 set -uo pipefail
 
 bench=$(cd "$(dirname "$0")" && pwd)
@@ -79,7 +80,8 @@ if [ -d "$bench/upstream" ] && [ ! -d "$bench/upstream-lib" ]; then
   fi
 fi
 failed=0
-timeout_s=${GPU_CHECK_TIMEOUT:-300}
+# Short: the whole --bench must fit a 10-minute device call.
+timeout_s=${GPU_CHECK_BENCH_TIMEOUT:-60}
 for r in $(seq 1 "$reps"); do
   for name in "${names[@]}"; do
     for b in "${builds[@]}"; do
