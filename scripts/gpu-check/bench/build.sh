@@ -108,6 +108,8 @@ else
       # Only for the link (it points at this machine's Debian library).
       rm -f "$out/upstream-rtl/libomptarget.so"
       sed 's/^/bench: /' "$out/upstream-rtl/VERSION"
+      echo "bench: Debian's libomptarget closure in $side," \
+        "$(($(du -sk "$side" | cut -f1) / 1024)) MiB (carry it apart from the kit)"
     else
       echo "bench: upstream build skipped (upstream.sh failed, see above)"
     fi

@@ -11,8 +11,8 @@
 #   bench/upstream.sh --out DIR --lib DIR
 #       builds the device runtime into DIR (DIR/flags: the clang++-22 flags
 #       that use it; DIR/VERSION: what it was built from) and packs Debian's
-#       libomptarget with its closure into DIR-of---lib.tar.xz (libLLVM
-#       alone is 150 MB; run.sh unpacks it on the GPU machine).
+#       libomptarget with its closure into <--lib>.tar.xz (libLLVM alone is
+#       150 MB; run.sh unpacks it on the GPU machine).
 #
 # UPSTREAM_DATA (default: conformance-data beside the checkout, where
 # scripts/conformance/fetch-upstream-lit.py keeps its tarball) holds the
@@ -89,17 +89,24 @@ version=$(basename "$top" | sed 's/^llvm-toolchain-22_//')
 echo "bench: upstream device runtime $out/libomptarget-nvptx.bc," \
   "LLVM $version, built from the release source"
 
-# Debian's libomptarget and what it needs, packed (see the header).
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
-cp -L "$debian_rt" "$stage/"
-for l in $(ldd "$debian_rt" | awk '/=> \// { print $3 }' | sort -u); do
-  case $(basename "$l") in
-  libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | \
-    ld-linux*.so.* | libcuda.so*) continue ;;
-  esac
-  cp -L "$l" "$stage/"
-done
-echo "bench: packing Debian's libomptarget closure ($(du -sh "$stage" |
-  cut -f1)) into $lib.tar.xz (takes a few minutes)"
-tar -C "$stage" -cf - . | xz -T0 -6 >"$lib.tar.xz"
+# Debian's libomptarget and what it needs, packed (see the header). Packing
+# takes minutes, so the pack is kept in the data folder per package version.
+pkg=$(dpkg-query -W -f='${Version}' liboffload-22 2>/dev/null || echo unknown)
+cache=$data/upstream-lib-liboffload-22_$pkg.tar.xz
+if [ ! -f "$cache" ]; then
+  stage=$(mktemp -d)
+  trap 'rm -rf "$stage"' EXIT
+  cp -L "$debian_rt" "$stage/"
+  for l in $(ldd "$debian_rt" | awk '/=> \// { print $3 }' | sort -u); do
+    case $(basename "$l") in
+    libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | \
+      ld-linux*.so.* | libcuda.so*) continue ;;
+    esac
+    cp -L "$l" "$stage/"
+  done
+  echo "bench: packing Debian's libomptarget closure ($(du -sh "$stage" |
+    cut -f1)) into $cache (takes a few minutes, once)"
+  tar -C "$stage" -cf - . | xz -T0 -6 >"$cache.part"
+  mv "$cache.part" "$cache"
+fi
+cp "$cache" "$lib.tar.xz"
