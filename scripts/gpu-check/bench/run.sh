@@ -74,6 +74,9 @@ if [ -d "$bench/upstream" ] && [ ! -d "$bench/upstream-lib" ]; then
       echo "bench/run.sh: cannot unpack $packed" >&2
       exit 1
     }
+    # libomptarget also dlopens "libomp.so": let that find the libomp.so.5
+    # already loaded, not a second OpenMP runtime of the machine's.
+    ln -sf libomp.so.5 "$unpacked/upstream-lib/libomp.so"
   else
     echo "bench: no $packed (carry it with the kit); upstream not run"
     builds=(${builds[@]/upstream/})
