@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     std::memcpy(Table.get(), Data, Size);
   const char *First = Table.get();
 
-  std::vector<OffloadEntry> Entries;
+  std::vector<ImageEntry> Entries;
   std::string Error;
   bool Read = readEntryTable(First, First + Size, Entries, Error);
   if (!Read) {
@@ -52,10 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   FUZZ_CHECK(Size == Entries.size() * sizeof(__tgt_offload_entry) ||
                  Size == Entries.size() * sizeof(__tgt_offload_entry_legacy),
              "the entries read do not add up to the table's size");
-  for (const OffloadEntry &E : Entries) {
+  for (const ImageEntry &E : Entries) {
     FUZZ_CHECK(E.Name != nullptr, "an entry without a name was accepted");
-    FUZZ_CHECK(E.EntryKind >= OffloadEntry::Kernel &&
-                   E.EntryKind <= OffloadEntry::Other,
+    FUZZ_CHECK(E.EntryKind >= ImageEntry::Kernel &&
+                   E.EntryKind <= ImageEntry::Other,
                "an entry has no valid kind");
   }
   return 0;

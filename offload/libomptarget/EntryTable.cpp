@@ -12,23 +12,22 @@
 
 using namespace offload;
 
-static OffloadEntry::Kind classify(uint64_t Size, uint32_t Flags) {
+static ImageEntry::Kind classify(uint64_t Size, uint32_t Flags) {
   if (Flags & OMP_REGISTER_REQUIRES)
-    return OffloadEntry::Requires;
+    return ImageEntry::Requires;
   if (Flags &
       (OMP_DECLARE_TARGET_INDIRECT | OMP_DECLARE_TARGET_INDIRECT_VTABLE))
-    return OffloadEntry::Indirect;
+    return ImageEntry::Indirect;
   if (Size == 0)
     // Target regions have flags 0; the legacy ctor/dtor region flags (2, 4)
     // name functions the loader runs by itself on a CPU image.
-    return Flags == 0 ? OffloadEntry::Kernel : OffloadEntry::Other;
-  return (Flags & OMP_DECLARE_TARGET_LINK) ? OffloadEntry::LinkGlobal
-                                           : OffloadEntry::Global;
+    return Flags == 0 ? ImageEntry::Kernel : ImageEntry::Other;
+  return (Flags & OMP_DECLARE_TARGET_LINK) ? ImageEntry::LinkGlobal
+                                           : ImageEntry::Global;
 }
 
 bool offload::readEntryTable(const void *Begin, const void *End,
-                             std::vector<OffloadEntry> &Out,
-                             std::string &Error) {
+                             std::vector<ImageEntry> &Out, std::string &Error) {
   const char *First = static_cast<const char *>(Begin);
   const char *Last = static_cast<const char *>(End);
   if (First == Last)
@@ -57,7 +56,7 @@ bool offload::readEntryTable(const void *Begin, const void *End,
     return false;
   }
   for (const char *P = First; P < Last; P += Stride) {
-    OffloadEntry E;
+    ImageEntry E;
     if (Modern) {
       const auto *Raw = reinterpret_cast<const __tgt_offload_entry *>(P);
       E.Address = Raw->Address;

@@ -8,7 +8,7 @@
 //
 // A descriptor's entry table is an array of __tgt_offload_entry (LLVM 22,
 // 56 bytes, first field zero) or of the legacy five-field entry (32 bytes,
-// first field an address). The table is read once into OffloadEntry values
+// first field an address). The table is read once into ImageEntry values
 // so the rest of the runtime never cares which layout it came in.
 //
 //===----------------------------------------------------------------------===//
@@ -24,7 +24,10 @@
 
 namespace offload {
 
-struct OffloadEntry {
+/// One entry of a registered image's table, classified for the runtime.
+/// Distinct from llvm::offload::OffloadEntry, which the linker wrapper reads
+/// from object files.
+struct ImageEntry {
   enum Kind { Kernel, Global, LinkGlobal, Requires, Indirect, Other };
   Kind EntryKind = Other;
   void *Address = nullptr;
@@ -38,7 +41,7 @@ struct OffloadEntry {
 /// \p Error set when the table is neither layout (its size is not a multiple
 /// of the entry size, or a name is missing).
 bool readEntryTable(const void *Begin, const void *End,
-                    std::vector<OffloadEntry> &Out, std::string &Error);
+                    std::vector<ImageEntry> &Out, std::string &Error);
 
 } // namespace offload
 

@@ -50,7 +50,7 @@ bool installTable(plugin::GenericDevice &Device, int32_t DeviceId,
 
 bool addImageIndirectCalls(plugin::GenericDevice &Device, int32_t DeviceId,
                            plugin::LoadedImage *Image, const char *Description,
-                           const std::vector<OffloadEntry> &Entries,
+                           const std::vector<ImageEntry> &Entries,
                            IndirectCallRegistry &Registry,
                            std::vector<IndirectCallPair> &ImagePairs) {
   IndirectCallDeviceAccess Access;

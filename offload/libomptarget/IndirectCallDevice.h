@@ -29,7 +29,7 @@ namespace offload {
 /// error naming device \p DeviceId and the image.
 bool addImageIndirectCalls(plugin::GenericDevice &Device, int32_t DeviceId,
                            plugin::LoadedImage *Image, const char *Description,
-                           const std::vector<OffloadEntry> &Entries,
+                           const std::vector<ImageEntry> &Entries,
                            IndirectCallRegistry &Registry,
                            std::vector<IndirectCallPair> &ImagePairs);
 

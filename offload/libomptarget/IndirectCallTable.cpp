@@ -16,13 +16,13 @@ namespace {
 
 constexpr uint64_t PointerSize = sizeof(void *);
 
-std::string entryName(const OffloadEntry &Entry) {
+std::string entryName(const ImageEntry &Entry) {
   return Entry.Name ? std::string("'") + Entry.Name + "'"
                     : std::string("(unnamed)");
 }
 
 /// Reads the pointer held by the device global of \p Entry.
-bool readDevicePointer(const OffloadEntry &Entry,
+bool readDevicePointer(const ImageEntry &Entry,
                        const IndirectCallDeviceAccess &Access, uintptr_t &Value,
                        std::string &Error) {
   void *Global = nullptr;
@@ -44,16 +44,16 @@ bool readDevicePointer(const OffloadEntry &Entry,
 
 } // namespace
 
-bool isIndirectCallEntry(const OffloadEntry &Entry) {
+bool isIndirectCallEntry(const ImageEntry &Entry) {
   return Entry.Flags &
          (OMP_DECLARE_TARGET_INDIRECT | OMP_DECLARE_TARGET_INDIRECT_VTABLE);
 }
 
-bool collectIndirectCallPairs(const std::vector<OffloadEntry> &Entries,
+bool collectIndirectCallPairs(const std::vector<ImageEntry> &Entries,
                               const IndirectCallDeviceAccess &Access,
                               std::vector<IndirectCallPair> &Out,
                               std::string &Error) {
-  for (const OffloadEntry &Entry : Entries) {
+  for (const ImageEntry &Entry : Entries) {
     if (!isIndirectCallEntry(Entry))
       continue;
     if (!Entry.Name || !Entry.Address) {

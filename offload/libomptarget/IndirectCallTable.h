@@ -63,13 +63,13 @@ struct IndirectCallDeviceAccess {
 };
 
 /// True for the entries the table is made of.
-bool isIndirectCallEntry(const OffloadEntry &Entry);
+bool isIndirectCallEntry(const ImageEntry &Entry);
 
 /// Appends the pairs of the indirect entries among \p Entries (an image's
 /// entries) to \p Out. Returns false with \p Error naming the entry when the
 /// image lacks its global, the global cannot be read, or the entry's size is
 /// not what its kind needs.
-bool collectIndirectCallPairs(const std::vector<OffloadEntry> &Entries,
+bool collectIndirectCallPairs(const std::vector<ImageEntry> &Entries,
                               const IndirectCallDeviceAccess &Access,
                               std::vector<IndirectCallPair> &Out,
                               std::string &Error);

@@ -230,11 +230,6 @@ public:
   /// range is Absent.
   MapEntry &insert(MapEntry Entry);
   void erase(uintptr_t HstBegin);
-  /// The entry starting exactly at \p HstBegin, or null.
-  MapEntry *find(uintptr_t HstBegin) {
-    auto It = Entries.find(HstBegin);
-    return It == Entries.end() ? nullptr : &It->second;
-  }
   /// Erases the entry starting exactly at \p HstBegin when there is one
   /// and \p Fn(entry) returns true (with one search of the table).
   template <typename FnT> void eraseIf(uintptr_t HstBegin, FnT &&Fn) {
@@ -253,12 +248,6 @@ public:
   size_t size() const { return Entries.size(); }
   bool empty() const { return Entries.empty(); }
   void forEach(const std::function<void(const MapEntry &)> &Fn) const;
-  void clear() {
-    ++Erasures;
-    Entries.clear();
-    StructBlocks.clear();
-    Nodes.releaseIfUnused();
-  }
 
   /// How many entries are not Ready, plus the pins on Ready entries, of
   /// the constructs between their steps 2 and 3 (DataMapping.cpp counts

@@ -247,8 +247,8 @@ void finalizeDevices();
 /// Nanoseconds of CLOCK_MONOTONIC: ompt_get_device_time of every device.
 uint64_t now();
 /// The lookup function given to device_initialize.
-using LookupResult = void (*)(void);
-LookupResult lookupDeviceFunction(const char *Name);
+using DeviceFunctionPtr = void (*)(void);
+DeviceFunctionPtr lookupDeviceFunction(const char *Name);
 /// Whether any device is being traced (kept in Active too).
 bool tracingAnyDevice();
 /// Append a record to \p DeviceNum's trace when it is traced and records

@@ -322,12 +322,12 @@ uint64_t ompt::now() {
          static_cast<uint64_t>(TS.tv_nsec);
 }
 
-ompt::LookupResult ompt::lookupDeviceFunction(const char *Name) {
+ompt::DeviceFunctionPtr ompt::lookupDeviceFunction(const char *Name) {
   if (!Name)
     return nullptr;
 #define OFFLOAD_ENTRY(Entry, Fn)                                               \
   if (std::strcmp(Name, #Entry) == 0)                                          \
-    return reinterpret_cast<LookupResult>(static_cast<Entry##_t>(&Fn));
+    return reinterpret_cast<DeviceFunctionPtr>(static_cast<Entry##_t>(&Fn));
   OFFLOAD_ENTRY(ompt_set_trace_ompt, setTraceOmpt)
   OFFLOAD_ENTRY(ompt_set_trace_native, setTraceNative)
   OFFLOAD_ENTRY(ompt_start_trace, startTrace)
@@ -343,7 +343,7 @@ ompt::LookupResult ompt::lookupDeviceFunction(const char *Name) {
   OFFLOAD_ENTRY(ompt_get_device_num_procs, getDeviceNumProcs)
 #undef OFFLOAD_ENTRY
   if (std::strcmp(Name, "ompt_stop_trace") == 0)
-    return reinterpret_cast<LookupResult>(
+    return reinterpret_cast<DeviceFunctionPtr>(
         static_cast<ompt_stop_trace_t>(&stopTrace));
   return nullptr;
 }

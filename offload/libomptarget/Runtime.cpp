@@ -118,11 +118,10 @@ PluginRecord *Runtime::pluginForImage(LockedRegistry &Reg,
 /// variable under `requires unified_shared_memory`: a pointer-sized global
 /// named `<variable>_decl_tgt_ref_ptr` that holds the variable's host
 /// address on the host and through which device code reaches the variable.
-static bool isReferencePointer(const OffloadEntry &E) {
+static bool isReferencePointer(const ImageEntry &E) {
   static constexpr char Suffix[] = "_decl_tgt_ref_ptr";
   constexpr size_t SuffixLength = sizeof(Suffix) - 1;
-  if (E.EntryKind != OffloadEntry::Global || E.Size != sizeof(void *) ||
-      !E.Name)
+  if (E.EntryKind != ImageEntry::Global || E.Size != sizeof(void *) || !E.Name)
     return false;
   size_t Length = std::strlen(E.Name);
   return Length > SuffixLength &&
@@ -210,8 +209,8 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
   // upstream reads them (also when an image is unusable), else from the
   // images' own tables.
   bool HostRequires = false;
-  for (const OffloadEntry &E : Lib.HostEntries)
-    if (E.EntryKind == OffloadEntry::Requires) {
+  for (const ImageEntry &E : Lib.HostEntries)
+    if (E.EntryKind == ImageEntry::Requires) {
       addRequires(Reg, static_cast<int64_t>(E.Data));
       HostRequires = true;
     }
@@ -222,8 +221,8 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
     if (Image.Entries.empty())
       Image.Entries = Lib.HostEntries;
     if (!HostRequires)
-      for (const OffloadEntry &E : Image.Entries)
-        if (E.EntryKind == OffloadEntry::Requires)
+      for (const ImageEntry &E : Image.Entries)
+        if (E.EntryKind == ImageEntry::Requires)
           addRequires(Reg, static_cast<int64_t>(E.Data));
     Lib.Images.push_back(std::move(Image));
   }
@@ -440,12 +439,12 @@ Device::stageLibrary(LockedRegistry &,
   Image->Ref = Record.Ref;
   Image->Ref.Start = Image->Bytes.get();
   size_t NameBytes = 0;
-  for (const OffloadEntry &E : Record.Entries)
+  for (const ImageEntry &E : Record.Entries)
     NameBytes += E.Name ? std::strlen(E.Name) + 1 : 0;
   Image->NameStorage.reset(new char[NameBytes]);
   Image->Entries = Record.Entries;
   char *Next = Image->NameStorage.get();
-  for (OffloadEntry &E : Image->Entries) {
+  for (ImageEntry &E : Image->Entries) {
     if (!E.Name)
       continue;
     size_t Length = std::strlen(E.Name) + 1;
@@ -479,9 +478,9 @@ void Device::loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
   if (infoFlags() & InfoPluginKernel)
     infoMessage(Id, "Loaded %s with %zu entries", Record.Description.c_str(),
                 Image.Entries.size());
-  for (const OffloadEntry &E : Image.Entries) {
+  for (const ImageEntry &E : Image.Entries) {
     switch (E.EntryKind) {
-    case OffloadEntry::Kernel: {
+    case ImageEntry::Kernel: {
       plugin::KernelHandle Handle;
       if (plugin::Status S = Dev.getKernel(PluginImage, E.Name, Handle)) {
         errorMessage("device %d: %s", Id, S.message().c_str());
@@ -491,15 +490,15 @@ void Device::loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
       NewKernels[E.Address] = {Handle, E.Name, &Image};
       break;
     }
-    case OffloadEntry::Global:
-    case OffloadEntry::LinkGlobal:
+    case ImageEntry::Global:
+    case ImageEntry::LinkGlobal:
       mapGlobal(Loaded, PluginImage, E);
       break;
-    case OffloadEntry::Indirect:
+    case ImageEntry::Indirect:
       // Collected below into the device's indirect-call table.
       break;
-    case OffloadEntry::Requires:
-    case OffloadEntry::Other:
+    case ImageEntry::Requires:
+    case ImageEntry::Other:
       break;
     }
   }
@@ -511,7 +510,7 @@ void Device::loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
 }
 
 void Device::mapGlobal(LoadedLibrary &Loaded, plugin::LoadedImage *PluginImage,
-                       const OffloadEntry &E) {
+                       const ImageEntry &E) {
   void *DeviceAddress = nullptr;
   if (plugin::Status S =
           plugin().getGlobal(PluginImage, E.Name, E.Size, DeviceAddress)) {
@@ -540,7 +539,7 @@ void Device::mapGlobal(LoadedLibrary &Loaded, plugin::LoadedImage *PluginImage,
   // The host copy belongs to the library: read it only while the
   // library is registered.
   if (Runtime::get().unifiedSharedMemory() &&
-      (E.EntryKind == OffloadEntry::LinkGlobal || isReferencePointer(E))) {
+      (E.EntryKind == ImageEntry::LinkGlobal || isReferencePointer(E))) {
     LockedRegistry Reg = Runtime::get().lockRegistry();
     if (!Loaded.Lib->unregistered(Reg))
       std::memcpy(DeviceAddress, E.Address, sizeof(void *));
@@ -555,7 +554,7 @@ void Device::mapIndirectFunctions(
   // size, as upstream maps it (vtables are not: their slots are only
   // looked up by __llvm_omp_indirect_call_lookup).
   LockedMappingTable Table = Mappings.lock();
-  for (const OffloadEntry &E : Loaded.Image->Entries) {
+  for (const ImageEntry &E : Loaded.Image->Entries) {
     if (!(E.Flags & OMP_DECLARE_TARGET_INDIRECT) ||
         (E.Flags & OMP_DECLARE_TARGET_INDIRECT_VTABLE) || !E.Size)
       continue;

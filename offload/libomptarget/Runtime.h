@@ -40,7 +40,7 @@ namespace offload {
 struct ImageRecord {
   plugin::DeviceImageRef Ref;
   std::string Triple, Arch, Description;
-  std::vector<OffloadEntry> Entries;
+  std::vector<ImageEntry> Entries;
 };
 
 struct PluginRecord {
@@ -77,7 +77,7 @@ using LockedRegistry = Guarded<Registry>::Access;
 /// The record itself lives as long as a device still has its image loaded.
 struct RegisteredLibrary {
   const __tgt_bin_desc *Desc = nullptr;
-  std::vector<OffloadEntry> HostEntries;
+  std::vector<ImageEntry> HostEntries;
   std::vector<ImageRecord> Images;
 
   bool unregistered(const LockedRegistry &) const { return Unregistered; }
@@ -102,7 +102,7 @@ struct DeviceImage {
   std::unique_ptr<char[]> Bytes;
   plugin::DeviceImageRef Ref;
   /// The image's entries, their names pointing into NameStorage.
-  std::vector<OffloadEntry> Entries;
+  std::vector<ImageEntry> Entries;
   std::unique_ptr<char[]> NameStorage;
 };
 
@@ -122,7 +122,10 @@ public:
   }
   explicit operator bool() const { return Image != nullptr; }
   plugin::KernelHandle handle() const { return Handle; }
-  /// The entry name; points into the registered entry table.
+  /// The entry name. It points into the loaded image's own copy of the
+  /// names (DeviceImage::NameStorage), not the registered table, because a
+  /// library may unregister and unmap its table while the lease keeps the
+  /// image loaded.
   const char *name() const { return Name; }
 
 private:
@@ -236,7 +239,7 @@ private:
                    KernelIndex &NewKernels, ToolEvents &Events);
   /// Maps the global of entry \p E of the image loaded from \p Loaded.
   void mapGlobal(LoadedLibrary &Loaded, plugin::LoadedImage *PluginImage,
-                 const OffloadEntry &E);
+                 const ImageEntry &E);
   /// Maps each `declare target indirect` function of \p Loaded's image at
   /// its host address (\p Functions pairs them with device addresses).
   void mapIndirectFunctions(LoadedLibrary &Loaded,

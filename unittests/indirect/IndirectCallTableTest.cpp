@@ -44,10 +44,10 @@ struct FakeImage {
   }
 };
 
-OffloadEntry entry(const char *Name, uintptr_t Host, uint64_t Size,
-                   uint32_t Flags) {
-  OffloadEntry E;
-  E.EntryKind = OffloadEntry::Indirect;
+ImageEntry entry(const char *Name, uintptr_t Host, uint64_t Size,
+                 uint32_t Flags) {
+  ImageEntry E;
+  E.EntryKind = ImageEntry::Indirect;
   E.Name = Name;
   E.Address = reinterpret_cast<void *>(Host);
   E.Size = Size;
@@ -65,10 +65,10 @@ TEST(IndirectCallTable, FunctionsAndVTables) {
   Image.Globals["fn"] = &DeviceFunction;
   Image.Globals["vt"] = &DeviceVTableAddress;
 
-  OffloadEntry Kernel;
-  Kernel.EntryKind = OffloadEntry::Kernel;
+  ImageEntry Kernel;
+  Kernel.EntryKind = ImageEntry::Kernel;
   Kernel.Name = "kernel";
-  std::vector<OffloadEntry> Entries = {
+  std::vector<ImageEntry> Entries = {
       Kernel, entry("fn", 0x1000, 8, OMP_DECLARE_TARGET_INDIRECT),
       entry("vt", 0x2000, 24, OMP_DECLARE_TARGET_INDIRECT_VTABLE)};
   std::vector<IndirectCallPair> Pairs;

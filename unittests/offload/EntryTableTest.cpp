@@ -39,17 +39,17 @@ TEST(EntryTable, ReadsTheLLVM22Layout) {
   Table[3].Flags = OMP_REGISTER_REQUIRES;
   Table[3].Data = OMP_REQ_UNIFIED_SHARED_MEMORY;
 
-  std::vector<OffloadEntry> Entries;
+  std::vector<ImageEntry> Entries;
   std::string Error;
   ASSERT_TRUE(readEntryTable(Table, Table + 4, Entries, Error)) << Error;
   ASSERT_EQ(Entries.size(), 4u);
-  EXPECT_EQ(Entries[0].EntryKind, OffloadEntry::Kernel);
+  EXPECT_EQ(Entries[0].EntryKind, ImageEntry::Kernel);
   EXPECT_EQ(Entries[0].Address, &KernelId);
   EXPECT_STREQ(Entries[0].Name, KernelName);
-  EXPECT_EQ(Entries[1].EntryKind, OffloadEntry::Global);
+  EXPECT_EQ(Entries[1].EntryKind, ImageEntry::Global);
   EXPECT_EQ(Entries[1].Size, sizeof(GlobalVar));
-  EXPECT_EQ(Entries[2].EntryKind, OffloadEntry::LinkGlobal);
-  EXPECT_EQ(Entries[3].EntryKind, OffloadEntry::Requires);
+  EXPECT_EQ(Entries[2].EntryKind, ImageEntry::LinkGlobal);
+  EXPECT_EQ(Entries[3].EntryKind, ImageEntry::Requires);
   EXPECT_EQ(Entries[3].Data,
             static_cast<uint64_t>(OMP_REQ_UNIFIED_SHARED_MEMORY));
 }
@@ -61,13 +61,13 @@ TEST(EntryTable, ReadsTheLegacyLayout) {
   Table[1].addr = GlobalVar;
   Table[1].name = GlobalName;
   Table[1].size = sizeof(GlobalVar);
-  std::vector<OffloadEntry> Entries;
+  std::vector<ImageEntry> Entries;
   std::string Error;
   ASSERT_TRUE(readEntryTable(Table, Table + 2, Entries, Error)) << Error;
   ASSERT_EQ(Entries.size(), 2u);
-  EXPECT_EQ(Entries[0].EntryKind, OffloadEntry::Kernel);
+  EXPECT_EQ(Entries[0].EntryKind, ImageEntry::Kernel);
   EXPECT_EQ(Entries[0].Address, &KernelId);
-  EXPECT_EQ(Entries[1].EntryKind, OffloadEntry::Global);
+  EXPECT_EQ(Entries[1].EntryKind, ImageEntry::Global);
   EXPECT_STREQ(Entries[1].Name, GlobalName);
 }
 
@@ -75,7 +75,7 @@ TEST(EntryTable, RejectsTruncatedTables) {
   __tgt_offload_entry Table[2] = {};
   Table[0].SymbolName = KernelName;
   Table[1].SymbolName = KernelName;
-  std::vector<OffloadEntry> Entries;
+  std::vector<ImageEntry> Entries;
   std::string Error;
   const char *End = reinterpret_cast<const char *>(Table + 2) - 8;
   EXPECT_FALSE(readEntryTable(Table, End, Entries, Error));
@@ -86,7 +86,7 @@ TEST(EntryTable, RejectsTablesShorterThanAWord) {
   // Found by fuzz/ (entry-table): the layout was told apart by reading the
   // first 8 bytes, past the end of a shorter table.
   std::vector<char> Bytes(5, 0);
-  std::vector<OffloadEntry> Entries;
+  std::vector<ImageEntry> Entries;
   std::string Error;
   EXPECT_FALSE(readEntryTable(Bytes.data(), Bytes.data() + Bytes.size(),
                               Entries, Error));
@@ -97,14 +97,14 @@ TEST(EntryTable, RejectsTablesShorterThanAWord) {
 
 TEST(EntryTable, RejectsEntriesWithoutNames) {
   __tgt_offload_entry Table[1] = {};
-  std::vector<OffloadEntry> Entries;
+  std::vector<ImageEntry> Entries;
   std::string Error;
   EXPECT_FALSE(readEntryTable(Table, Table + 1, Entries, Error));
   EXPECT_NE(Error.find("no name"), std::string::npos) << Error;
 }
 
 TEST(EntryTable, EmptyTableIsFine) {
-  std::vector<OffloadEntry> Entries;
+  std::vector<ImageEntry> Entries;
   std::string Error;
   EXPECT_TRUE(readEntryTable(nullptr, nullptr, Entries, Error));
   EXPECT_TRUE(Entries.empty());
