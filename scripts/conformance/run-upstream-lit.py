@@ -590,7 +590,8 @@ def main():
                                report(args, complete, meta),
                                common.DOC_PREAMBLE,
                                {args.data: "<data>",
-                                os.path.abspath(args.prefix): "<prefix>"})
+                                os.path.abspath(args.prefix): "<prefix>",
+                                os.path.abspath(args.out): "<out>"})
         print("wrote", args.doc)
     app = [t for t, r in complete.items()
            if r["ours"]["status"] not in ("UNSUPPORTED", "EXCLUDED")]
