@@ -17,8 +17,8 @@
 
 #include "FuzzCheck.h"
 
-#include "EntryTable.h"
 #include "OffloadABI.h"
+#include "images/EntryTable.h"
 
 #include <cstdint>
 #include <cstring>

@@ -10,8 +10,8 @@
 // OffloadBinary containers, 8-byte aligned), as a corrupt or hostile object
 // would carry it. Two readers see it:
 //
-//  * the runtime's (offload/libomptarget/OffloadContainer.cpp), which reads
-//    the first container of a registered device image;
+//  * the runtime's (offload/libomptarget/images/OffloadContainer.cpp), which
+//    reads the first container of a registered device image;
 //  * the linker wrapper's (llvm/lib/Offloading/OffloadSection.cpp), which
 //    checks every record before LLVM's OffloadBinary reader, which trusts its
 //    offsets, is let loose on it.
@@ -25,7 +25,7 @@
 
 #include "FuzzCheck.h"
 
-#include "OffloadContainer.h"
+#include "images/OffloadContainer.h"
 #include "offload/Offloading/OffloadSection.h"
 
 #include "llvm/ADT/SmallVector.h"

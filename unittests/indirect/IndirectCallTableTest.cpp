@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "IndirectCallTable.h"
+#include "indirect/IndirectCallTable.h"
 
 #include "gtest/gtest.h"
 

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMapping.h"
+#include "mapping/DataMapping.h"
 
 #include "gtest/gtest.h"
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EntryTable.h"
+#include "images/EntryTable.h"
 
 #include "gtest/gtest.h"
 

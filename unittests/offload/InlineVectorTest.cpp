@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "InlineVector.h"
+#include "mapping/InlineVector.h"
 
 #include "gtest/gtest.h"
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Interop.h"
+#include "interop/Interop.h"
 
 #include "gtest/gtest.h"
 

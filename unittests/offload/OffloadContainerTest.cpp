@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OffloadContainer.h"
+#include "images/OffloadContainer.h"
 
 #include "llvm/Object/OffloadBinary.h"
 #include "llvm/Support/MemoryBuffer.h"

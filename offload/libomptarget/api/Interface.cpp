@@ -11,11 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMapping.h"
-#include "Diagnostics.h"
-#include "OMPT.h"
-#include "Policy.h"
-#include "Profiler.h"
+#include "api/Policy.h"
+#include "diagnostics/Diagnostics.h"
+#include "diagnostics/Profiler.h"
+#include "mapping/DataMapping.h"
+#include "ompt/OMPT.h"
 
 #include <cstdio>
 

@@ -13,11 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Diagnostics.h"
-#include "OMPT.h"
-#include "Policy.h"
-#include "Profiler.h"
-#include "Runtime.h"
+#include "api/Policy.h"
+#include "diagnostics/Diagnostics.h"
+#include "diagnostics/Profiler.h"
+#include "images/Runtime.h"
+#include "ompt/OMPT.h"
 
 #include <cerrno>
 #include <climits>

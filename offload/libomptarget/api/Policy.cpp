@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Policy.h"
-#include "Diagnostics.h"
+#include "api/Policy.h"
+#include "diagnostics/Diagnostics.h"
 
 extern "C" int __kmpc_get_target_offload(void);
 extern "C" int omp_get_default_device(void);

@@ -15,7 +15,7 @@
 #ifndef OFFLOAD_LIBOMPTARGET_POLICY_H
 #define OFFLOAD_LIBOMPTARGET_POLICY_H
 
-#include "Runtime.h"
+#include "images/Runtime.h"
 
 namespace offload {
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Diagnostics.h"
+#include "diagnostics/Diagnostics.h"
 
 #include <atomic>
 #include <cstdarg>

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Profiler.h"
-#include "Diagnostics.h"
+#include "diagnostics/Profiler.h"
+#include "diagnostics/Diagnostics.h"
 
 #include <sys/syscall.h>
 #include <unistd.h>

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ImageTriple.h"
+#include "images/ImageTriple.h"
 
 #include <elf.h>
 

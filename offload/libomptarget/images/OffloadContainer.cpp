@@ -1,6 +1,6 @@
 //===- OffloadContainer.cpp - Read a device image's OffloadBinary wrapper -===//
 
-#include "OffloadContainer.h"
+#include "images/OffloadContainer.h"
 
 #include <cstdint>
 #include <cstring>

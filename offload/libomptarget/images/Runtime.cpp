@@ -6,13 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runtime.h"
-#include "Diagnostics.h"
-#include "ImageTriple.h"
-#include "IndirectCallDevice.h"
-#include "OMPT.h"
-#include "OffloadContainer.h"
-#include "Profiler.h"
+#include "images/Runtime.h"
+#include "diagnostics/Diagnostics.h"
+#include "diagnostics/Profiler.h"
+#include "images/ImageTriple.h"
+#include "images/OffloadContainer.h"
+#include "indirect/IndirectCallDevice.h"
+#include "ompt/OMPT.h"
 
 #include <dlfcn.h>
 #include <unistd.h>

@@ -16,11 +16,11 @@
 #ifndef OFFLOAD_LIBOMPTARGET_RUNTIME_H
 #define OFFLOAD_LIBOMPTARGET_RUNTIME_H
 
-#include "EntryTable.h"
-#include "IndirectCallTable.h"
-#include "MappingTable.h"
 #include "PluginInterface.h"
-#include "Snapshot.h"
+#include "images/EntryTable.h"
+#include "images/Snapshot.h"
+#include "indirect/IndirectCallTable.h"
+#include "mapping/MappingTable.h"
 
 #include <array>
 #include <atomic>

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "IndirectCallDevice.h"
+#include "indirect/IndirectCallDevice.h"
 
-#include "Diagnostics.h"
+#include "diagnostics/Diagnostics.h"
 
 #include <cinttypes>
 

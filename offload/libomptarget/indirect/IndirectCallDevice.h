@@ -17,8 +17,8 @@
 #ifndef OFFLOAD_LIBOMPTARGET_INDIRECTCALLDEVICE_H
 #define OFFLOAD_LIBOMPTARGET_INDIRECTCALLDEVICE_H
 
-#include "IndirectCallTable.h"
 #include "PluginInterface.h"
+#include "indirect/IndirectCallTable.h"
 
 namespace offload {
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "IndirectCallTable.h"
+#include "indirect/IndirectCallTable.h"
 
 #include <algorithm>
 

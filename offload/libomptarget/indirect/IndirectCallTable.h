@@ -35,7 +35,7 @@
 #ifndef OFFLOAD_LIBOMPTARGET_INDIRECTCALLTABLE_H
 #define OFFLOAD_LIBOMPTARGET_INDIRECTCALLTABLE_H
 
-#include "EntryTable.h"
+#include "images/EntryTable.h"
 
 #include <cstdint>
 #include <functional>

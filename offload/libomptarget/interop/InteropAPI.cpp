@@ -17,10 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Diagnostics.h"
-#include "Interop.h"
-#include "Policy.h"
-#include "Runtime.h"
+#include "api/Policy.h"
+#include "diagnostics/Diagnostics.h"
+#include "images/Runtime.h"
+#include "interop/Interop.h"
 
 #include <cstdint>
 

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Interop.h"
+#include "interop/Interop.h"
 
 using namespace offload;
 

@@ -28,11 +28,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DataMapping.h"
-#include "Diagnostics.h"
-#include "InlineVector.h"
-#include "OMPT.h"
-#include "Profiler.h"
+#include "mapping/DataMapping.h"
+#include "diagnostics/Diagnostics.h"
+#include "diagnostics/Profiler.h"
+#include "mapping/InlineVector.h"
+#include "ompt/OMPT.h"
 
 #include <algorithm>
 #include <cinttypes>

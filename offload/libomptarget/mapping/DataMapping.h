@@ -15,9 +15,9 @@
 #ifndef OFFLOAD_LIBOMPTARGET_DATAMAPPING_H
 #define OFFLOAD_LIBOMPTARGET_DATAMAPPING_H
 
-#include "Runtime.h"
+#include "images/Runtime.h"
 
-#include "InlineVector.h"
+#include "mapping/InlineVector.h"
 
 #include <cstdint>
 #include <vector>

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MappingTable.h"
+#include "mapping/MappingTable.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -15,9 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OMPT.h"
-#include "Diagnostics.h"
-#include "Runtime.h"
+#include "ompt/OMPT.h"
+#include "diagnostics/Diagnostics.h"
+#include "images/Runtime.h"
 
 #include <omp-tools.h>
 

@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OMPT.h"
-#include "Runtime.h"
+#include "images/Runtime.h"
+#include "ompt/OMPT.h"
 
 #include <omp-tools.h>
 
