@@ -98,6 +98,7 @@ int main(void) {
   // CHECK-NEXT: omptarget device 0 info: OpenMP Host-Device pointer mappings table empty
   // CHECK-NOT: info:
   printf("%d %g\n", a[63], buffer[31]);
+  int wrong = a[63] != 64 || buffer[31] != 32;
   free(buffer);
-  return a[63] != 64 || buffer[31] != 32;
+  return wrong;
 }

@@ -344,12 +344,13 @@ TEST_F(DataMappingTest, KernelArgumentsTranslateBasesAndCopyPrivates) {
 TEST_F(DataMappingTest, KernelArgumentsReuseEnteredEntriesOnlyWhileValid) {
   int A[4] = {1, 2, 3, 4};
   int B[2] = {5, 6};
+  int Unmapped[2] = {7, 8};
   uint64_t Param = OMP_TGT_MAPTYPE_TARGET_PARAM;
   Maps M;
   M.add(A, sizeof A, To | Param)
       .add(B, sizeof B, To | Param)
       // Zero-length and absent: no entry, the host address is passed.
-      .add(A + 8, A + 8, 0, Param);
+      .add(Unmapped, Unmapped, 0, Param);
   MapList L = M.list();
   EnteredEntries Entered;
   ASSERT_TRUE(mapEnter(*Dev, nullptr, L, &Entered));
@@ -364,7 +365,7 @@ TEST_F(DataMappingTest, KernelArgumentsReuseEnteredEntriesOnlyWhileValid) {
   ASSERT_TRUE(kernelArguments(*Dev, nullptr, L, Reused, Privates, &Entered));
   EXPECT_EQ(Searched, Reused);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(Reused[0]), entry(A)->TgtBegin);
-  EXPECT_EQ(Reused[2], A + 8);
+  EXPECT_EQ(Reused[2], static_cast<void *>(Unmapped));
   // Another construct removes B (map delete): the entries found before are
   // not used, B is passed as unmapped.
   ASSERT_TRUE(exit(Maps().add(B, sizeof B, OMP_TGT_MAPTYPE_DELETE)));

@@ -26,6 +26,17 @@ extern "C" DeviceEnvironmentTy __omp_rtl_device_environment;
 
 namespace {
 
+/// The runtime's shared-memory block at Ptr, as the test sees it. clang
+/// knows __kmpc_alloc_shared/__kmpc_free_shared as an allocation pair: it
+/// folds comparisons between two blocks (distinct allocations cannot be
+/// equal) and deletes a pair whose block is unused, which would test the
+/// optimiser instead of the runtime. The empty asm hides where Ptr came
+/// from (GCC, which builds the unit tests normally, does neither).
+template <typename T> T *opaqueBlock(T *Ptr) {
+  asm volatile("" : "+r"(Ptr));
+  return Ptr;
+}
+
 KernelEnvironmentTy makeEnv(uint8_t Mode, int32_t MaxThreads = -1,
                             int32_t MaxTeams = 0) {
   KernelEnvironmentTy Env = {};
@@ -491,9 +502,9 @@ TEST(DeviceRuntime, SharedMemoryStackAndHeapFallback) {
       return;
     // Small blocks come from the team stack in LIFO order; a block larger
     // than the thread's slice comes from the heap; all are usable.
-    char *A = static_cast<char *>(__kmpc_alloc_shared(24));
-    char *B = static_cast<char *>(__kmpc_alloc_shared(8));
-    char *Big = static_cast<char *>(__kmpc_alloc_shared(1 << 20));
+    char *A = opaqueBlock(static_cast<char *>(__kmpc_alloc_shared(24)));
+    char *B = opaqueBlock(static_cast<char *>(__kmpc_alloc_shared(8)));
+    char *Big = opaqueBlock(static_cast<char *>(__kmpc_alloc_shared(1 << 20)));
     A[23] = 1;
     B[7] = 2;
     Big[(1 << 20) - 1] = 3;
@@ -502,7 +513,7 @@ TEST(DeviceRuntime, SharedMemoryStackAndHeapFallback) {
     __kmpc_free_shared(B, 8);
     __kmpc_free_shared(A, 24);
     // After freeing, the same block is handed out again.
-    char *Again = static_cast<char *>(__kmpc_alloc_shared(24));
+    char *Again = opaqueBlock(static_cast<char *>(__kmpc_alloc_shared(24)));
     Ok = Ok && Again == A;
     __kmpc_free_shared(Again, 24);
     if (Ok)
@@ -660,8 +671,8 @@ void misuseSharedStack() {
   launch(Env, 1, 1, [&](KernelLaunchEnvironmentTy *L) {
     if (__kmpc_target_init(&Env, L) != -1)
       return;
-    void *First = __kmpc_alloc_shared(16);
-    void *Second = __kmpc_alloc_shared(16);
+    void *First = opaqueBlock(__kmpc_alloc_shared(16));
+    void *Second = opaqueBlock(__kmpc_alloc_shared(16));
     __kmpc_free_shared(First, 16); // not LIFO
     __kmpc_free_shared(Second, 16);
     __kmpc_target_deinit();
