@@ -18,17 +18,24 @@
 #include <stdio.h>
 
 int main(void) {
+  // sum is updated and read atomically rather than by a reduction: this
+  // test replaces the OMPT tool, so under ThreadSanitizer Archer is not
+  // there to tell TSan that libomp's join orders the reduction's writes.
   int sum = 0;
-#pragma omp parallel num_threads(4) reduction(+ : sum)
+#pragma omp parallel num_threads(4)
   {
     int x = 0;
 #pragma omp target map(from : x)
     x = 1;
+#pragma omp atomic update
     sum += x;
   }
   int total = 0;
 #pragma omp target map(from : total)
   total = 10;
-  printf("result: sum %d total %d\n", sum, total);
+  int summed;
+#pragma omp atomic read
+  summed = sum;
+  printf("result: sum %d total %d\n", summed, total);
   return 0;
 }

@@ -469,7 +469,9 @@ TEST(DeviceRuntime, GenericSPMDKeepsGenericSemanticsWithStateMachine) {
 }
 
 void recordSize(int32_t *, int32_t *, void *Out) {
-  *static_cast<int *>(Out) = omp_get_num_threads() * 10 + omp_get_level();
+  // One writer: every thread of the region computes the same value.
+  if (omp_get_thread_num() == 0)
+    *static_cast<int *>(Out) = omp_get_num_threads() * 10 + omp_get_level();
 }
 
 TEST(DeviceRuntime, IfFalseAndNumThreadsLimitTheRegion) {
