@@ -507,16 +507,9 @@ private:
     Limits.MaxBlocks = UINT32_MAX / Limits.MaxThreadsPerBlock;
     Limits.DefaultBlocks = (ComputeUnits ? ComputeUnits : 1) * 4;
     Limits.WarpSize = WavefrontSize ? WavefrontSize : 64;
-    GridRequest Request;
-    Request.NumTeams = Params.NumTeams;
-    Request.ThreadLimit = Params.ThreadLimit;
-    Request.Tripcount = Params.Tripcount;
-    for (int D = 0; D < 2; ++D) {
-      Request.NumTeamsYZ[D] = Params.NumTeamsYZ[D];
-      Request.ThreadLimitYZ[D] = Params.ThreadLimitYZ[D];
-    }
     Limits.MaxBareThreadsPerBlock = MaxWorkgroupSize ? MaxWorkgroupSize : 1024;
-    std::string Refused = chooseLaunchGrid(Kernel.Config, Request, Limits, Out);
+    std::string Refused =
+        chooseLaunchGrid(Kernel.Config, gridRequestOf(Params), Limits, Out);
     if (!Refused.empty())
       return Status::error("%s: cannot launch kernel '%s': %s",
                            deviceText().c_str(), Kernel.Name.c_str(),

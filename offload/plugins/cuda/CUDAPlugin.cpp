@@ -571,17 +571,10 @@ private:
     Limits.MaxBlocks = MaxGridX > 0 ? uint32_t(MaxGridX) : 65535;
     Limits.DefaultBlocks =
         uint32_t(Multiprocessors > 0 ? Multiprocessors : 1) * 4;
-    GridRequest Request;
-    Request.NumTeams = Params.NumTeams;
-    Request.ThreadLimit = Params.ThreadLimit;
-    Request.Tripcount = Params.Tripcount;
-    for (int D = 0; D < 2; ++D) {
-      Request.NumTeamsYZ[D] = Params.NumTeamsYZ[D];
-      Request.ThreadLimitYZ[D] = Params.ThreadLimitYZ[D];
-    }
     Limits.MaxBareThreadsPerBlock =
         Kernel.MaxThreads ? Kernel.MaxThreads : 1024;
-    std::string Refused = chooseLaunchGrid(Kernel.Config, Request, Limits, Out);
+    std::string Refused =
+        chooseLaunchGrid(Kernel.Config, gridRequestOf(Params), Limits, Out);
     if (!Refused.empty())
       return Status::error("%s: cannot launch kernel '%s': %s",
                            deviceText().c_str(), Kernel.Name.c_str(),

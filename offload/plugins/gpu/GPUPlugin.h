@@ -25,6 +25,7 @@
 #define OFFLOAD_PLUGINS_GPU_GPUPLUGIN_H
 
 #include "Guarded.h"
+#include "KernelGrid.h"
 #include "NoDeviceReport.h"
 #include "PluginInterface.h"
 
@@ -35,6 +36,19 @@
 
 namespace offload {
 namespace plugin {
+
+/// The grid \p Params ask for, as chooseLaunchGrid reads it.
+inline GridRequest gridRequestOf(const KernelLaunchParams &Params) {
+  GridRequest Request;
+  Request.NumTeams = Params.NumTeams;
+  Request.ThreadLimit = Params.ThreadLimit;
+  Request.Tripcount = Params.Tripcount;
+  for (int D = 0; D < 2; ++D) {
+    Request.NumTeamsYZ[D] = Params.NumTeamsYZ[D];
+    Request.ThreadLimitYZ[D] = Params.ThreadLimitYZ[D];
+  }
+  return Request;
+}
 
 /// What tells one GPU plugin from the other.
 struct GPUPluginTraits {
