@@ -7,6 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpu/KernelGrid.h"
+#include "gpu/LaunchKnobs.h"
+
+#include <map>
+#include <string>
 
 #include "gtest/gtest.h"
 
@@ -60,25 +64,70 @@ TEST(KernelGrid, GenericModeAddsAWarpForTheMainThread) {
   EXPECT_EQ(chooseGrid(config(ExecModeGeneric | ExecModeSPMD), R, limits())
                 .ThreadsPerBlock,
             96u);
-  EXPECT_EQ(chooseGrid(config(ExecModeSPMD), R, limits()).ThreadsPerBlock,
-            64u);
+  EXPECT_EQ(chooseGrid(config(ExecModeSPMD), R, limits()).ThreadsPerBlock, 64u);
   // AMD wavefronts of 64; never above the block limit.
   GridLimits Wide = limits();
   Wide.WarpSize = 64;
-  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, Wide).ThreadsPerBlock,
-            128u);
+  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, Wide).ThreadsPerBlock, 128u);
   R.ThreadLimit = 256;
-  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, Wide).ThreadsPerBlock,
-            256u);
+  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, Wide).ThreadsPerBlock, 256u);
 }
 
 TEST(KernelGrid, TripcountSetsBlocks) {
+  GridLimits L = limits();
+  L.ReuseBlocksForHighTripCount = false;
   GridRequest R;
-  R.Tripcount = 1000;
+  R.Tripcount = 10000;
   // SPMD: one iteration per thread, 128 threads per block.
-  EXPECT_EQ(chooseGrid(config(ExecModeSPMD), R, limits()).Blocks, 8u);
-  // Generic: one iteration per team.
-  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, limits()).Blocks, 1000u);
+  EXPECT_EQ(chooseGrid(config(ExecModeSPMD), R, L).Blocks, 79u);
+  // Generic: one iteration per team (up to the block limit).
+  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, L).Blocks, 1000u);
+  R.Tripcount = 300;
+  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, L).Blocks, 300u);
+}
+
+// LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT (on by default, as
+// upstream): a long loop gets the default blocks, not one per chunk.
+TEST(KernelGrid, HighTripCountReusesTheDefaultBlocks) {
+  GridRequest R;
+  R.Tripcount = 10000;
+  Grid G = chooseGrid(config(ExecModeSPMD), R, limits());
+  EXPECT_EQ(G.Blocks, 40u);
+  EXPECT_EQ(G.ThreadsPerBlock, 128u);
+  EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, limits()).Blocks, 40u);
+}
+
+// LIBOMPTARGET_MIN_THREADS_FOR_LOW_TRIP_COUNT: the numbers of upstream's
+// offloading/small_trip_count.c (a loop of 128 iterations).
+TEST(KernelGrid, LowTripCountSpreadsOverMoreBlocks) {
+  GridRequest R;
+  R.Tripcount = 128;
+  Grid G = chooseGrid(config(ExecModeSPMD), R, limits());
+  EXPECT_EQ(G.Blocks, 4u);
+  EXPECT_EQ(G.ThreadsPerBlock, 32u);
+  R.Tripcount = 129;
+  EXPECT_EQ(chooseGrid(config(ExecModeSPMD), R, limits()).Blocks, 5u);
+  GridLimits Eight = limits();
+  Eight.MinThreadsForLowTripCount = 8;
+  R.Tripcount = 128;
+  G = chooseGrid(config(ExecModeSPMD), R, Eight);
+  EXPECT_EQ(G.Blocks, 16u);
+  EXPECT_EQ(G.ThreadsPerBlock, 8u);
+  // The user's thread_limit is kept.
+  R.ThreadLimit = 4;
+  G = chooseGrid(config(ExecModeSPMD), R, limits());
+  EXPECT_EQ(G.Blocks, 32u);
+  EXPECT_EQ(G.ThreadsPerBlock, 4u);
+}
+
+TEST(KernelGrid, MediumTripCountUsesWholeWarps) {
+  GridRequest R;
+  // Enough for 40 blocks of 32 but not of 128: 40 blocks of the power of
+  // two that covers 2000 / 40 = 50 iterations.
+  R.Tripcount = 2000;
+  Grid G = chooseGrid(config(ExecModeSPMD), R, limits());
+  EXPECT_EQ(G.ThreadsPerBlock, 64u);
+  EXPECT_EQ(G.Blocks, 32u);
 }
 
 TEST(KernelGrid, DefaultsWithoutInformation) {
@@ -91,7 +140,9 @@ TEST(KernelGrid, LimitsClamp) {
   GridRequest R;
   R.ThreadLimit = 1024; // above the device runtime's 256
   R.Tripcount = uint64_t(1) << 40;
-  Grid G = chooseGrid(config(ExecModeSPMD), R, limits());
+  GridLimits L = limits();
+  L.ReuseBlocksForHighTripCount = false;
+  Grid G = chooseGrid(config(ExecModeSPMD), R, L);
   EXPECT_EQ(G.ThreadsPerBlock, 256u);
   EXPECT_EQ(G.Blocks, 1000u);
 }
@@ -184,6 +235,74 @@ TEST(KernelGrid, OpenMPKernelsStayOneDimensional) {
   EXPECT_EQ(G.Blocks, 40u);
   EXPECT_EQ(G.ThreadsPerBlock, 128u);
   EXPECT_EQ(G.dimensions(), 1u);
+}
+
+TEST(LaunchKnobs, DefaultsAreUpstreams) {
+  LaunchKnobs K = parseLaunchKnobs([](const char *) { return nullptr; });
+  EXPECT_TRUE(K.Error.empty());
+  EXPECT_EQ(K.NumTeams, 0u);
+  EXPECT_EQ(K.ThreadLimit, 0u);
+  EXPECT_EQ(K.SharedMemoryBytes, 0u);
+  EXPECT_EQ(K.MinThreadsForLowTripCount, 32u);
+  EXPECT_TRUE(K.ReuseBlocksForHighTripCount);
+}
+
+LaunchKnobs knobs(const std::map<std::string, std::string> &Env) {
+  return parseLaunchKnobs([&](const char *Name) -> const char * {
+    auto It = Env.find(Name);
+    return It == Env.end() ? nullptr : It->second.c_str();
+  });
+}
+
+TEST(LaunchKnobs, ReadAndApplied) {
+  LaunchKnobs K =
+      knobs({{"OMP_NUM_TEAMS", "6"},
+             {"OMP_TEAMS_THREAD_LIMIT", "64"},
+             {"LIBOMPTARGET_SHARED_MEMORY_SIZE", "1024"},
+             {"LIBOMPTARGET_MIN_THREADS_FOR_LOW_TRIP_COUNT", "8"},
+             {"LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT", "False"}});
+  ASSERT_TRUE(K.Error.empty()) << K.Error;
+  EXPECT_EQ(K.SharedMemoryBytes, 1024u);
+  GridLimits L = limits();
+  applyLaunchKnobs(K, L);
+  EXPECT_EQ(L.MaxBlocks, 6u);
+  EXPECT_EQ(L.MaxThreadsPerBlock, 64u);
+  EXPECT_EQ(L.MinThreadsForLowTripCount, 8u);
+  EXPECT_FALSE(L.ReuseBlocksForHighTripCount);
+  // The caps bound clauses and defaults alike.
+  GridRequest R;
+  R.NumTeams = 100;
+  R.ThreadLimit = 200;
+  Grid G = chooseGrid(config(ExecModeSPMD), R, L);
+  EXPECT_EQ(G.Blocks, 6u);
+  EXPECT_EQ(G.ThreadsPerBlock, 64u);
+  G = chooseGrid(config(ExecModeSPMD), GridRequest(), L);
+  EXPECT_EQ(G.Blocks, 6u);
+  EXPECT_EQ(G.ThreadsPerBlock, 64u);
+}
+
+TEST(LaunchKnobs, CapsNeverRaiseLimits) {
+  GridLimits L = limits();
+  applyLaunchKnobs(
+      knobs({{"OMP_NUM_TEAMS", "5000"}, {"OMP_TEAMS_THREAD_LIMIT", "1024"}}),
+      L);
+  EXPECT_EQ(L.MaxBlocks, 1000u);
+  EXPECT_EQ(L.MaxThreadsPerBlock, 256u);
+}
+
+TEST(LaunchKnobs, BadValuesNameTheVariable) {
+  EXPECT_EQ(knobs({{"OMP_NUM_TEAMS", "many"}}).Error,
+            "OMP_NUM_TEAMS='many' is not a number from 0 to 4294967295");
+  EXPECT_EQ(knobs({{"OMP_TEAMS_THREAD_LIMIT", "-4"}}).Error,
+            "OMP_TEAMS_THREAD_LIMIT='-4' is not a number from 0 to "
+            "4294967295");
+  EXPECT_EQ(knobs({{"LIBOMPTARGET_SHARED_MEMORY_SIZE", "99999999999"}}).Error,
+            "LIBOMPTARGET_SHARED_MEMORY_SIZE='99999999999' is not a number "
+            "from 0 to 4294967295");
+  EXPECT_EQ(
+      knobs({{"LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT", "maybe"}}).Error,
+      "LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT='maybe' is not a "
+      "boolean (true/false, on/off, 1/0)");
 }
 
 } // namespace

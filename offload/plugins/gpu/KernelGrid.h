@@ -54,6 +54,7 @@ static_assert(sizeof(LaunchEnvironmentLayout) == 16,
 /// Execution mode bits (OMPTgtExecModeFlags).
 using ompx::ExecModeBare;
 using ompx::ExecModeGeneric;
+using ompx::ExecModeGenericSPMD;
 using ompx::ExecModeSPMD;
 
 /// What the device and the device runtime allow.
@@ -70,6 +71,14 @@ struct GridLimits {
   /// The device's own limit on threads per block, which is what an
   /// `ompx_bare` kernel may use: it keeps no state of the device runtime.
   uint32_t MaxBareThreadsPerBlock = 1024;
+  /// LIBOMPTARGET_MIN_THREADS_FOR_LOW_TRIP_COUNT: an SPMD loop too short to
+  /// give DefaultBlocks full blocks gets blocks of fewer threads, down to
+  /// this many, rather than fewer blocks.
+  uint32_t MinThreadsForLowTripCount = 32;
+  /// LIBOMPTARGET_REUSE_BLOCKS_FOR_HIGH_TRIP_COUNT: a long loop runs on
+  /// DefaultBlocks blocks that take several iterations each, rather than on
+  /// one block per iteration chunk.
+  bool ReuseBlocksForHighTripCount = true;
 };
 
 /// What the construct asked for (zero: unspecified).
@@ -146,15 +155,9 @@ inline bool chooseBareGrid(const GridRequest &Request, const GridLimits &Limits,
 /// Threads: the thread_limit clause, else the kernel's compiled maximum,
 /// else the default; at least the kernel's minimum; one more warp for a
 /// generic-mode kernel's main thread; within the limits.
-/// Blocks: the num_teams clause, else the kernel's maximum, else enough
-/// blocks for the loop's trip count (SPMD: one iteration per thread;
-/// generic: one per team), else the default; at least the kernel's minimum;
-/// within the limits.
-inline Grid chooseGrid(const KernelConfiguration &Config,
-                       const GridRequest &Request, const GridLimits &Limits) {
-  auto Clamp = [](uint64_t Value, uint64_t Low, uint64_t High) {
-    return Value < Low ? Low : (Value > High ? High : Value);
-  };
+inline uint64_t chooseThreads(const KernelConfiguration &Config,
+                              const GridRequest &Request,
+                              const GridLimits &Limits) {
   uint64_t Threads = Request.ThreadLimit;
   if (Threads == 0)
     Threads = Config.MaxThreads > 0 ? uint64_t(Config.MaxThreads)
@@ -166,20 +169,69 @@ inline Grid chooseGrid(const KernelConfiguration &Config,
   // waiting workers): the threads asked for are the workers, plus one warp.
   if ((Config.ExecMode & ExecModeGeneric) && Limits.WarpSize > 1)
     Threads += Limits.WarpSize;
-  Threads = Clamp(Threads, 1, Limits.MaxThreadsPerBlock);
+  uint64_t Max = Limits.MaxThreadsPerBlock ? Limits.MaxThreadsPerBlock : 1;
+  return Threads < 1 ? 1 : (Threads > Max ? Max : Threads);
+}
 
+/// Blocks for a loop of \p Tripcount iterations when no clause says how
+/// many, as upstream's plugins choose them. SPMD (a combined `distribute
+/// parallel for`): one iteration per thread; when that gives fewer than
+/// DefaultBlocks full blocks and the thread count is not the user's, the
+/// blocks get fewer threads (a power of two, down to
+/// MinThreadsForLowTripCount) so more blocks share the loop, which may
+/// lower \p Threads. Generic: one iteration per block. With
+/// ReuseBlocksForHighTripCount, never more than DefaultBlocks.
+inline uint64_t blocksForTripcount(const KernelConfiguration &Config,
+                                   uint64_t Tripcount, bool UserThreads,
+                                   const GridLimits &Limits,
+                                   uint64_t &Threads) {
+  uint64_t Default = Limits.DefaultBlocks ? Limits.DefaultBlocks : 1;
+  uint64_t Blocks = Tripcount;
+  if (Config.ExecMode == ExecModeSPMD) {
+    uint64_t Floor = Limits.MinThreadsForLowTripCount;
+    if (Floor == 0 || Floor > Threads)
+      Floor = Threads;
+    if (!UserThreads && Tripcount < Default * Threads) {
+      uint64_t Wanted = Floor;
+      if (Tripcount >= Default * Floor) {
+        // Enough iterations for every default block: whole warps of at
+        // most the iterations one of them gets.
+        uint64_t PerBlock = (Tripcount + Default - 1) / Default;
+        Wanted = 1;
+        while (Wanted < PerBlock)
+          Wanted *= 2;
+      }
+      if (Wanted < Threads)
+        Threads = Wanted;
+      if (Config.MinThreads > 0 && Threads < uint64_t(Config.MinThreads))
+        Threads = uint64_t(Config.MinThreads);
+    }
+    Blocks = (Tripcount + Threads - 1) / Threads;
+  }
+  if (Limits.ReuseBlocksForHighTripCount && Blocks > Default)
+    Blocks = Default;
+  return Blocks;
+}
+
+/// Threads as chooseThreads says (fewer for a short SPMD loop, see
+/// blocksForTripcount). Blocks: the num_teams clause, else the kernel's
+/// maximum, else what the loop's trip count asks for (blocksForTripcount),
+/// else the default; at least the kernel's minimum; within the limits.
+inline Grid chooseGrid(const KernelConfiguration &Config,
+                       const GridRequest &Request, const GridLimits &Limits) {
+  uint64_t Threads = chooseThreads(Config, Request, Limits);
   uint64_t Blocks = Request.NumTeams;
   if (Blocks == 0 && Config.MaxTeams > 0)
     Blocks = uint64_t(Config.MaxTeams);
-  if (Blocks == 0 && Request.Tripcount > 0) {
-    uint64_t PerBlock = (Config.ExecMode & ExecModeSPMD) ? Threads : 1;
-    Blocks = (Request.Tripcount + PerBlock - 1) / PerBlock;
-  }
+  if (Blocks == 0 && Request.Tripcount > 0)
+    Blocks = blocksForTripcount(Config, Request.Tripcount,
+                                Request.ThreadLimit > 0, Limits, Threads);
   if (Blocks == 0)
     Blocks = Limits.DefaultBlocks;
   if (Config.MinTeams > 0 && Blocks < uint64_t(Config.MinTeams))
     Blocks = uint64_t(Config.MinTeams);
-  Blocks = Clamp(Blocks, 1, Limits.MaxBlocks);
+  uint64_t MaxBlocks = Limits.MaxBlocks ? Limits.MaxBlocks : 1;
+  Blocks = Blocks < 1 ? 1 : (Blocks > MaxBlocks ? MaxBlocks : Blocks);
   return Grid{uint32_t(Blocks), uint32_t(Threads)};
 }
 
@@ -200,6 +252,26 @@ inline std::string chooseLaunchGrid(const KernelConfiguration &Config,
          ") asks for " + std::to_string(Out.totalThreadsPerBlock()) +
          " threads per block, more than the " +
          std::to_string(Limits.MaxBareThreadsPerBlock) + " this kernel may use";
+}
+
+/// LIBOMPTARGET_INFO's launch line for the grid a plugin hands the driver:
+/// "[8,1,1] blocks and [128,1,1] threads in SPMD mode", upstream's words.
+inline std::string describeLaunchGrid(const Grid &G,
+                                      const KernelConfiguration &Config) {
+  const char *Mode = "Generic";
+  if (Config.ExecMode == ExecModeBare)
+    Mode = "bare";
+  else if (Config.ExecMode == ExecModeGenericSPMD)
+    Mode = "Generic-SPMD";
+  else if (Config.ExecMode & ExecModeSPMD)
+    Mode = "SPMD";
+  auto Triple = [](uint32_t X, uint32_t Y, uint32_t Z) {
+    return "[" + std::to_string(X) + "," + std::to_string(Y) + "," +
+           std::to_string(Z) + "]";
+  };
+  return Triple(G.blocks(0), G.blocks(1), G.blocks(2)) + " blocks and " +
+         Triple(G.threads(0), G.threads(1), G.threads(2)) + " threads in " +
+         Mode + " mode";
 }
 
 /// Bytes of the teams-reduction buffer a kernel needs (0: none).
