@@ -148,6 +148,29 @@ define ptx_kernel void @k() {
             std::vector<std::string>{"__gpuemu_shared_base"});
 }
 
+// Flang's device code lists a shared global in a second, suffixed used list
+// (llvm.compiler.used22 in fortran_maps of the GPU kit): that list keeps its
+// other entries, the shared global leaves it.
+TEST_F(GPUEmulationTest, SharedGlobalsLeaveSuffixedUsedLists) {
+  std::unique_ptr<Module> M = parse(R"(
+@s = weak addrspace(3) global [32 x i32] undef
+@g = global i32 0
+@llvm.compiler.used22 = appending global [2 x ptr] [ptr addrspacecast (ptr addrspace(3) @s to ptr), ptr @g], section "llvm.metadata"
+define ptx_kernel void @k() {
+  store i32 1, ptr addrspace(3) @s
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  EXPECT_FALSE(M->getNamedGlobal("s"));
+  auto *List = M->getNamedGlobal("llvm.compiler.used22");
+  ASSERT_TRUE(List);
+  auto *Entries = cast<ConstantArray>(List->getInitializer());
+  EXPECT_TRUE(Entries->getOperand(0)->isNullValue());
+  EXPECT_EQ(Entries->getOperand(1), M->getNamedGlobal("g"));
+}
+
 TEST_F(GPUEmulationTest, SystemCallsAreRenamed) {
   std::unique_ptr<Module> M = parse(R"(
 define ptx_kernel void @k(ptr %f) {

@@ -64,6 +64,33 @@ Instruction *insertionPointFor(Use &U) {
   return User;
 }
 
+// Flang can emit a second used list under a suffixed name
+// (`llvm.compiler.used22`), which no linker merges and LLVM does not treat
+// as special; like the real lists it lives in section llvm.metadata and only
+// keeps its entries alive. Its references to shared globals become null
+// pointers, so nothing outside a function uses them.
+void dropFromMetadataArrays(Module &M, function_ref<bool(Constant *)> Drop) {
+  for (GlobalVariable &List : M.globals()) {
+    if (List.getSection() != "llvm.metadata" || !List.hasInitializer())
+      continue;
+    auto *Init = dyn_cast<ConstantArray>(List.getInitializer());
+    if (!Init)
+      continue;
+    SmallVector<Constant *> Entries;
+    bool Changed = false;
+    for (Use &Entry : Init->operands()) {
+      auto *C = cast<Constant>(Entry.get());
+      if (Drop(C->stripPointerCasts())) {
+        C = Constant::getNullValue(C->getType());
+        Changed = true;
+      }
+      Entries.push_back(C);
+    }
+    if (Changed)
+      List.setInitializer(ConstantArray::get(Init->getType(), Entries));
+  }
+}
+
 } // namespace
 
 Error lowerSharedMemory(Module &M, unsigned SharedAddressSpace) {
@@ -85,10 +112,14 @@ Error lowerSharedMemory(Module &M, unsigned SharedAddressSpace) {
 
   // Shared globals listed in llvm.used must not keep their (now unused)
   // storage alive; the segment holds them.
-  removeFromUsedLists(M, [&](Constant *C) {
+  auto IsShared = [&](Constant *C) {
     return isa<GlobalVariable>(C) &&
            cast<GlobalVariable>(C)->getAddressSpace() == SharedAddressSpace;
-  });
+  };
+  removeFromUsedLists(M, IsShared);
+  dropFromMetadataArrays(M, IsShared);
+  for (GlobalVariable *G : Globals)
+    G->removeDeadConstantUsers();
   SmallVector<Constant *> AsConstants(Globals.begin(), Globals.end());
   convertUsersOfConstantsToInstructions(AsConstants);
 
