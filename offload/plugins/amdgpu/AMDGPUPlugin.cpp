@@ -39,6 +39,7 @@
 #include "PluginEntryPoints.h"
 #include "PluginInterface.h"
 #include "gpu/AllocationReport.h"
+#include "gpu/DeviceMemoryPool.h"
 #include "gpu/DeviceRuntimeDebug.h"
 #include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
@@ -191,7 +192,7 @@ public:
             Agent, QueueSize, HSA_QUEUE_TYPE_MULTIPLE, queueErrorCallback, this,
             UINT32_MAX, UINT32_MAX, &*Queue.lock()))
       return failure("hsa_queue_create", S);
-    return Status::ok();
+    return createMemoryPool();
   }
 
   Status loadDeviceImage(const DeviceImageRef &Image,
@@ -351,13 +352,17 @@ public:
     if (Size == 0)
       return nullptr;
     Status Error;
-    void *Ptr = allocateOrExplain(Size, Kind, Error);
+    void *Ptr = Kind == AllocKind::Device
+                    ? Pool->allocate(Size, Error)
+                    : allocateOrExplain(Size, Kind, Error);
     if (!Ptr)
       reportAllocationFailure(Error);
     return Ptr;
   }
 
-  Status free(void *Ptr, AllocKind) override {
+  Status free(void *Ptr, AllocKind Kind) override {
+    if (Kind == AllocKind::Device)
+      return Pool->free(Ptr);
     if (hsa_status_t S = API.hsa_amd_memory_pool_free(Ptr))
       return failure("hsa_amd_memory_pool_free", S);
     return Status::ok();
@@ -705,6 +710,37 @@ private:
     }
   }
 
+  /// The pool of device allocations (gpu/DeviceMemoryPool.h) over the
+  /// agent's coarse-grained memory pool.
+  Status createMemoryPool() {
+    MemoryPoolThreshold Threshold = memoryPoolThresholdFromEnvironment();
+    if (!Threshold.Error.empty())
+      return Status::error("%s: %s", deviceText().c_str(),
+                           Threshold.Error.c_str());
+    auto Allocate = [this](uint64_t Bytes, uint64_t Requested,
+                           Status &Error) -> void * {
+      void *Ptr = nullptr;
+      if (hsa_status_t S =
+              API.hsa_amd_memory_pool_allocate(DevicePool, Bytes, 0, &Ptr)) {
+        std::string For =
+            "for " + std::to_string(Requested) + " bytes of device memory";
+        if (Bytes != Requested)
+          For += " (a " + std::to_string(Bytes) +
+                 "-byte block of the device memory pool)";
+        Error = failure("hsa_amd_memory_pool_allocate", S, For);
+        return nullptr;
+      }
+      return Ptr;
+    };
+    auto Free = [this](void *Ptr) -> Status {
+      if (hsa_status_t S = API.hsa_amd_memory_pool_free(Ptr))
+        return failure("hsa_amd_memory_pool_free", S);
+      return Status::ok();
+    };
+    Pool = std::make_unique<DeviceMemoryPool>(Threshold.Bytes, Allocate, Free);
+    return Status::ok();
+  }
+
   /// allocate() with the reason for a failure in \p Error.
   void *allocateOrExplain(uint64_t Size, AllocKind Kind, Status &Error) {
     std::string For = "for " + std::to_string(Size) + " bytes";
@@ -838,6 +874,8 @@ private:
   uint64_t TimestampFrequency = 0;
   const KernelTimeout Timeout = kernelTimeoutFromEnvironment();
   Guarded<std::vector<std::unique_ptr<AMDGPUKernel>>> Kernels;
+  /// Device allocations (AllocKind::Device); set by initialize().
+  std::unique_ptr<DeviceMemoryPool> Pool;
 };
 
 /// The plugin object: GPUPlugin with the HSA runtime and AMDGPUDevice.

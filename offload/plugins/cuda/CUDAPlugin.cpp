@@ -33,6 +33,7 @@
 #include "PluginInterface.h"
 #include "gpu/AllocationReport.h"
 #include "gpu/DeviceLimits.h"
+#include "gpu/DeviceMemoryPool.h"
 #include "gpu/DeviceRuntimeDebug.h"
 #include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
@@ -148,7 +149,7 @@ public:
     if (CUresult R = API.cuStreamCreate(&OwnStream.lock()->Stream,
                                         CU_STREAM_NON_BLOCKING))
       return failure("cuStreamCreate", R);
-    return Status::ok();
+    return createMemoryPool();
   }
 
   CUcontext context() const { return Context; }
@@ -272,10 +273,11 @@ public:
     CUresult R = CUDA_SUCCESS;
     switch (Kind) {
     case AllocKind::Device: {
-      CUdeviceptr Address = 0;
-      R = API.cuMemAlloc(&Address, Size);
-      Ptr = reinterpret_cast<void *>(Address);
-      break;
+      Status Error;
+      if (void *Block = Pool->allocate(Size, Error))
+        return Block;
+      reportAllocationFailure(Error);
+      return nullptr;
     }
     case AllocKind::Host:
       // Pinned host memory: the device reads it directly, and copies from
@@ -301,6 +303,8 @@ public:
   Status free(void *Ptr, AllocKind Kind) override {
     if (Status S = makeCurrent())
       return S;
+    if (Kind == AllocKind::Device)
+      return Pool->free(Ptr);
     bool Host = Kind == AllocKind::Host;
     CUresult R = Host ? API.cuMemFreeHost(Ptr)
                       : API.cuMemFree(reinterpret_cast<CUdeviceptr>(Ptr));
@@ -521,6 +525,39 @@ private:
                        "setting the device heap to " +
                            std::to_string(Heap.Bytes) +
                            " bytes (LIBOMPTARGET_HEAP_SIZE)");
+    return Status::ok();
+  }
+
+  /// The pool of device allocations (gpu/DeviceMemoryPool.h) over
+  /// cuMemAlloc and cuMemFree.
+  Status createMemoryPool() {
+    MemoryPoolThreshold Threshold = memoryPoolThresholdFromEnvironment();
+    if (!Threshold.Error.empty())
+      return Status::error("%s: %s", deviceText().c_str(),
+                           Threshold.Error.c_str());
+    auto Allocate = [this](uint64_t Bytes, uint64_t Requested,
+                           Status &Error) -> void * {
+      CUdeviceptr Address = 0;
+      if (CUresult R = API.cuMemAlloc(&Address, Bytes)) {
+        std::string For = "for " + std::to_string(Requested) + " bytes";
+        if (Bytes != Requested)
+          For += " (a " + std::to_string(Bytes) +
+                 "-byte block of the device memory pool)";
+        Error = failure("cuMemAlloc", R, For);
+        return nullptr;
+      }
+      return reinterpret_cast<void *>(Address);
+    };
+    // Also called at exit, from whatever thread and context: make the
+    // device's context current first.
+    auto Free = [this](void *Ptr) -> Status {
+      if (Status S = makeCurrent())
+        return S;
+      if (CUresult R = API.cuMemFree(reinterpret_cast<CUdeviceptr>(Ptr)))
+        return failure("cuMemFree", R);
+      return Status::ok();
+    };
+    Pool = std::make_unique<DeviceMemoryPool>(Threshold.Bytes, Allocate, Free);
     return Status::ok();
   }
 
@@ -768,6 +805,8 @@ private:
   Guarded<std::vector<StreamRecord *>> FreeStreams;
   using LockedStreams = Guarded<std::vector<StreamRecord *>>::Access;
   Guarded<std::vector<std::unique_ptr<CUDAKernel>>> Kernels;
+  /// Device allocations (AllocKind::Device); set by initialize().
+  std::unique_ptr<DeviceMemoryPool> Pool;
 };
 
 /// The plugin object: GPUPlugin with the CUDA driver and CUDADevice.

@@ -8,7 +8,9 @@ function(offload_add_gpu_plugin name)
      "${PROJECT_SOURCE_DIR}/offload/plugins/common/include/PluginInterface.h")
     return()
   endif()
-  offload_add_plugin(${name} ${ARGN})
+  # Shared sources of both GPU plugins.
+  offload_add_plugin(${name} ${ARGN}
+    "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/DeviceMemoryPool.cpp")
   # (offload_add_plugin's include paths are relative to the calling folder.)
   target_include_directories(omptarget.rtl.${name} PRIVATE
     "${PROJECT_SOURCE_DIR}/offload/include"
