@@ -1,6 +1,7 @@
 # offload_add_gpu_plugin(<name> <sources>...): libomptarget.rtl.<name>, a GPU
 # plugin whose driver is loaded with dlopen at run time (no CUDA toolkit or
 # ROCm needed to build). Used by offload/plugins/{cuda,amdgpu}.
+include("${CMAKE_CURRENT_LIST_DIR}/HostService.cmake")
 function(offload_add_gpu_plugin name)
   # Nothing to do when the runtime (which defines offload_add_plugin) or the
   # plugin interface is not part of this build.
@@ -10,7 +11,8 @@ function(offload_add_gpu_plugin name)
   endif()
   # Shared sources of both GPU plugins.
   offload_add_plugin(${name} ${ARGN}
-    "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/DeviceMemoryPool.cpp")
+    "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/DeviceMemoryPool.cpp"
+    ${OFFLOAD_HOST_SERVICE_SOURCES})
   # (offload_add_plugin's include paths are relative to the calling folder.)
   target_include_directories(omptarget.rtl.${name} PRIVATE
     "${PROJECT_SOURCE_DIR}/offload/include"

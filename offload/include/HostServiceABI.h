@@ -1,0 +1,142 @@
+//===- HostServiceABI.h - Device-to-host request ring -----------*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The host-service channel: a ring of request slots in host memory the GPU
+// can read and write (CUDA: page-locked host memory; HSA: a fine-grained
+// system pool). Device code (openmp/device/gpu/HostService.cpp) fills a
+// slot; a GPU plugin's server (offload/plugins/gpu/HostServiceServer.cpp)
+// performs the request on the host.
+//
+// Slot i serves the tickets T with T % NumSlots == i. Its Sequence says who
+// owns it for ticket T:
+//   T      free: the device thread holding ticket T may write it
+//   T + 1  ready: the request is complete; the host owns it
+//   T + 2  answered: Result holds the host's answer (requests that wait)
+//   T + N  free for the next round (the host or, after reading the answer,
+//          the device sets it)
+// The host serves tickets in order, so requests are performed in the order
+// their slots were claimed, and one request is never split.
+//
+// Freestanding: included by the device runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_INCLUDE_HOSTSERVICEABI_H
+#define OFFLOAD_INCLUDE_HOSTSERVICEABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace ompx {
+namespace hostservice {
+
+/// The device global through which the plugin tells an image where the
+/// ring is (a HostServiceRing *; null: no server, requests are dropped).
+#define OMPX_HOST_SERVICE_SYMBOL "__omp_rtl_host_service"
+
+constexpr uint64_t RingMagic = 0x31474e4952585048ull; // "HPXRING1"
+constexpr uint32_t DefaultSlots = 32;
+constexpr uint32_t SlotBytes = 8192;
+
+enum Opcode : uint32_t {
+  /// One Fortran I/O statement (a FortranRecord payload).
+  OpFortranStatement = 1,
+  /// STOP / ERROR STOP (a FortranStopPayload): the program ends.
+  OpFortranStop = 2,
+};
+
+/// Set in SlotHeader::Flags when the device could not fit everything.
+constexpr uint32_t FlagTruncated = 1;
+/// Set when the request has an item the host cannot perform.
+constexpr uint32_t FlagUnsupported = 2;
+
+struct SlotHeader {
+  uint64_t Sequence;
+  uint32_t Opcode;
+  /// Payload bytes used.
+  uint32_t Bytes;
+  uint64_t Result;
+  uint32_t Flags;
+  /// The requesting thread and block, for messages.
+  uint32_t Thread;
+  uint32_t Block;
+  uint32_t Reserved;
+};
+
+constexpr uint32_t PayloadBytes = SlotBytes - sizeof(SlotHeader);
+
+struct Slot {
+  SlotHeader Header;
+  unsigned char Payload[PayloadBytes];
+};
+
+struct HostServiceRing {
+  uint64_t Magic;
+  uint32_t NumSlots;
+  uint32_t SlotSize;
+  /// The next ticket; the only field device threads contend on.
+  alignas(64) uint64_t NextTicket;
+  alignas(64) Slot Slots[1];
+};
+
+/// Bytes of a ring of \p NumSlots slots.
+constexpr size_t ringBytes(uint32_t NumSlots) {
+  return offsetof(HostServiceRing, Slots) + size_t(NumSlots) * sizeof(Slot);
+}
+
+// A Fortran I/O statement is recorded as a FortranRecord followed by items,
+// each a one-byte ItemKind, then its value, unaligned:
+//   Integer8/16/32/64   the integer (1, 2, 4, 8 bytes)
+//   Real32/64           the value (4, 8 bytes)
+//   Complex32/64        two values
+//   Logical             one byte (0 or 1)
+//   Ascii               uint32_t length, then the characters
+// and replayed on the host by the matching _FortranAioOutput* call.
+enum ItemKind : uint8_t {
+  ItemInteger8 = 1,
+  ItemInteger16,
+  ItemInteger32,
+  ItemInteger64,
+  ItemReal32,
+  ItemReal64,
+  ItemComplex32,
+  ItemComplex64,
+  ItemLogical,
+  ItemAscii,
+};
+
+enum StatementKind : uint32_t {
+  /// PRINT * / WRITE(unit, *): list-directed.
+  StatementList = 1,
+  /// WRITE(unit, '(format)') / PRINT '(format)'.
+  StatementFormatted = 2,
+};
+
+struct FortranRecord {
+  uint32_t Kind;
+  int32_t Unit;
+  int32_t SourceLine;
+  /// Bytes of the format (formatted statements) that follow this header,
+  /// before the items.
+  uint32_t FormatBytes;
+};
+
+struct FortranStopPayload {
+  int32_t Code;
+  uint8_t IsErrorStop;
+  uint8_t Quiet;
+  uint8_t HasText;
+  uint8_t Reserved;
+  /// Bytes of the STOP message that follow.
+  uint32_t TextBytes;
+};
+
+} // namespace hostservice
+} // namespace ompx
+
+#endif // OFFLOAD_INCLUDE_HOSTSERVICEABI_H

@@ -1,0 +1,76 @@
+//===- HostService.cpp - Device side of the host-service channel ----------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The ring lives in host memory, so every access that orders the device's
+// writes with the host's reads is a system-scope atomic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostService.h"
+#include "ArchConfig.h"
+#include "GPUPrimitives.h"
+
+using namespace ompx;
+using namespace ompx::hostservice;
+
+/// Written by the plugin when it loads the image (null until then, and for
+/// plugins without a server).
+extern "C" OMPX_EXPORTED_GLOBAL HostServiceRing *__omp_rtl_host_service =
+    nullptr;
+
+namespace {
+
+uint64_t loadSequence(Slot *S) {
+  return __scoped_atomic_load_n(&S->Header.Sequence, __ATOMIC_ACQUIRE,
+                                __MEMORY_SCOPE_SYSTEM);
+}
+
+} // namespace
+
+Request hostservice::claim(uint32_t Op) {
+  Request R;
+  HostServiceRing *Ring = __omp_rtl_host_service;
+  if (!Ring || Ring->Magic != RingMagic || Ring->NumSlots == 0)
+    return R;
+  R.Ticket = __scoped_atomic_fetch_add(&Ring->NextTicket, uint64_t(1),
+                                       __ATOMIC_RELAXED, __MEMORY_SCOPE_SYSTEM);
+  R.Claimed = &Ring->Slots[R.Ticket % Ring->NumSlots];
+  // The host frees the slot when it has served the ticket one round before.
+  while (loadSequence(R.Claimed) != R.Ticket)
+    gpu::pause();
+  SlotHeader &H = R.Claimed->Header;
+  H.Opcode = Op;
+  H.Bytes = 0;
+  H.Result = 0;
+  H.Flags = 0;
+  H.Thread = gpu::threadId();
+  H.Block = gpu::blockId();
+  return R;
+}
+
+void hostservice::submit(Request &R) {
+  if (!R.Claimed)
+    return;
+  __scoped_atomic_store_n(&R.Claimed->Header.Sequence, R.Ticket + 1,
+                          __ATOMIC_RELEASE, __MEMORY_SCOPE_SYSTEM);
+  R.Claimed = nullptr;
+}
+
+void hostservice::append(Request &R, const void *Data, uint32_t Bytes) {
+  if (!R.Claimed)
+    return;
+  SlotHeader &H = R.Claimed->Header;
+  if (H.Flags & FlagTruncated)
+    return;
+  if (Bytes > PayloadBytes - H.Bytes) {
+    H.Flags |= FlagTruncated;
+    return;
+  }
+  __builtin_memcpy(R.Claimed->Payload + H.Bytes, Data, Bytes);
+  H.Bytes += Bytes;
+}
