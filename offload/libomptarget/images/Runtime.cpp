@@ -82,6 +82,14 @@ void Runtime::loadPlugins(LockedRegistry &Reg) {
   PluginsLoaded.store(true, std::memory_order_release);
 }
 
+/// A requirement a device cannot meet (`requires unified_shared_memory` on
+/// a GPU that cannot read host memory) stops the program here, at
+/// registration, rather than letting a kernel read garbage later.
+static void stopUnlessHonoured(PluginRecord &Record, int64_t Flags) {
+  if (plugin::Status S = Record.Plugin->checkRequiresFlags(Flags))
+    fatalErrorCode(1, nullptr, "%s", S.message().c_str());
+}
+
 PluginRecord *Runtime::pluginForImage(LockedRegistry &Reg,
                                       const ImageRecord &Image) {
   for (auto &Record : Reg->Plugins) {
@@ -100,6 +108,7 @@ PluginRecord *Runtime::pluginForImage(LockedRegistry &Reg,
       }
       Record->NumDevices = Wanted;
       Record->Plugin->setRequiresFlags(requires());
+      stopUnlessHonoured(*Record, requires());
       Record->FirstDeviceId = First;
       for (int32_t I = 0; I < Record->NumDevices; ++I)
         Devices[First + I] = std::make_unique<Device>(First + I, *Record, I);
@@ -304,8 +313,10 @@ void Runtime::addRequires(LockedRegistry &Reg, int64_t Flags) {
     return;
   RequiresFlags.store(Old | Flags);
   for (auto &P : Reg->Plugins)
-    if (P->Active)
+    if (P->Active) {
       P->Plugin->setRequiresFlags(Old | Flags);
+      stopUnlessHonoured(*P, Old | Flags);
+    }
 }
 
 //===----------------------------------------------------------------------===//

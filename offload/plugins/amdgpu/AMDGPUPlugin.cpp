@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMDGPUDeviceQueries.h"
 #include "Guarded.h"
 #include "HSARuntime.h"
 #include "IndirectCallInstall.h"
@@ -39,12 +40,15 @@
 #include "PluginEntryPoints.h"
 #include "PluginInterface.h"
 #include "gpu/AllocationReport.h"
+#include "gpu/DeviceLimits.h"
 #include "gpu/DeviceMemoryPool.h"
 #include "gpu/DeviceRuntimeDebug.h"
 #include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelTimeout.h"
+#include "gpu/LaunchKnobs.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <memory>
@@ -139,9 +143,11 @@ public:
   }
 
   Status initialize() {
-    if (!Timeout.Error.empty())
-      return Status::error("%s: %s", deviceText().c_str(),
-                           Timeout.Error.c_str());
+    for (const std::string *Error : {&Timeout.Error, &Knobs.Error})
+      if (!Error->empty())
+        return Status::error("%s: %s", deviceText().c_str(), Error->c_str());
+    if (Status S = readStackSize())
+      return S;
     char AgentName[64] = {0};
     if (hsa_status_t S =
             API.hsa_agent_get_info(Agent, HSA_AGENT_INFO_NAME, AgentName))
@@ -447,7 +453,10 @@ public:
                      "for the completion of kernel '" + Kernel->Name + "'");
     std::string What = "kernel '" + Kernel->Name + "'";
     WaitDeadline Deadline(Timeout);
-    if (Status S = dispatch(*Kernel, TheGrid, Params.DynCGroupMem, Kernargs,
+    // LIBOMPTARGET_SHARED_MEMORY_SIZE adds to every launch's dynamic
+    // shared memory, as upstream's plugins add it.
+    uint32_t Shared = Params.DynCGroupMem + Knobs.SharedMemoryBytes;
+    if (Status S = dispatch(*Kernel, TheGrid, Shared, Kernargs,
                             Resources.Signal, Deadline)) {
       Resources.abandon();
       return S;
@@ -461,6 +470,30 @@ public:
   }
 
   bool supportsUnifiedMemory() const override { return false; }
+
+  /// LIBOMPTARGET_INFO's line: the grid launchKernel gives the queue.
+  std::string describeLaunch(KernelHandle Handle,
+                             const KernelLaunchParams &Params) override {
+    auto *Kernel = static_cast<AMDGPUKernel *>(Handle);
+    Grid TheGrid{0, 0};
+    if (Status S = gridFor(*Kernel, Params, TheGrid))
+      return S.message();
+    return describeLaunchGrid(TheGrid, Kernel->Config);
+  }
+
+  /// For `requires unified_shared_memory` (GPUPlugin::checkRequiresFlags).
+  Status checkUnifiedMemory() const {
+    std::string Missing = missingForUnifiedMemory(Runtime);
+    if (Missing.empty())
+      return Status::ok();
+    return Status::error("'#pragma omp requires unified_shared_memory' "
+                         "cannot be honoured on %s: %s",
+                         deviceText().c_str(), Missing.c_str());
+  }
+
+  DeviceProperties getProperties() override {
+    return queryDeviceProperties(Runtime, Agent, DevicePool);
+  }
 
   void printInfo(FILE *Out) override {
     fprintf(Out, "    Device %d of %d: %s (HSA, %u compute units)\n", Id,
@@ -500,6 +533,23 @@ private:
     ~LaunchResources() { (void)release(); }
   };
 
+  /// LIBOMPTARGET_STACK_SIZE, as upstream's AMDGPU plugin reads it: the
+  /// private segment each work-item gets at least. A kernel's code object
+  /// states its own (fixed) size; this only matters for kernels whose stack
+  /// the compiler cannot bound (recursion, calls through pointers).
+  Status readStackSize() {
+    RequestedSize Stack =
+        requestedSizeFromEnvironment("LIBOMPTARGET_STACK_SIZE");
+    if (!Stack.Error.empty())
+      return Status::error("%s: %s", deviceText().c_str(), Stack.Error.c_str());
+    if (Stack.Bytes > UINT32_MAX)
+      return Status::error("%s: LIBOMPTARGET_STACK_SIZE=%zu is more than a "
+                           "dispatch packet can ask for",
+                           deviceText().c_str(), Stack.Bytes);
+    StackBytes = uint32_t(Stack.Bytes);
+    return Status::ok();
+  }
+
   /// The launch's grid: what the kernel's environment and \p Params ask
   /// for, within the agent's limits.
   Status gridFor(const AMDGPUKernel &Kernel, const KernelLaunchParams &Params,
@@ -513,6 +563,7 @@ private:
     Limits.DefaultBlocks = (ComputeUnits ? ComputeUnits : 1) * 4;
     Limits.WarpSize = WavefrontSize ? WavefrontSize : 64;
     Limits.MaxBareThreadsPerBlock = MaxWorkgroupSize ? MaxWorkgroupSize : 1024;
+    applyLaunchKnobs(Knobs, Limits);
     std::string Refused =
         chooseLaunchGrid(Kernel.Config, gridRequestOf(Params), Limits, Out);
     if (!Refused.empty())
@@ -609,7 +660,7 @@ private:
     Packet->grid_size_x = TheGrid.blocks(0) * TheGrid.threads(0);
     Packet->grid_size_y = TheGrid.blocks(1) * TheGrid.threads(1);
     Packet->grid_size_z = TheGrid.blocks(2) * TheGrid.threads(2);
-    Packet->private_segment_size = Kernel.PrivateSize;
+    Packet->private_segment_size = std::max(Kernel.PrivateSize, StackBytes);
     Packet->group_segment_size = Kernel.GroupSize + DynCGroupMem;
     Packet->kernel_object = Kernel.KernelObject;
     Packet->kernarg_address = Kernargs;
@@ -850,6 +901,7 @@ private:
     Env.DeviceNum = uint32_t(Id);
     Env.HardwareParallelism = ComputeUnits;
     Env.DeviceDebugKind = deviceRuntimeDebugKind();
+    Env.DynamicMemSize = Knobs.SharedMemoryBytes;
     return dataSubmit(Address, &Env, sizeof(Env), nullptr);
   }
 
@@ -873,6 +925,10 @@ private:
   mutable Guarded<std::string> LastKernel;
   uint64_t TimestampFrequency = 0;
   const KernelTimeout Timeout = kernelTimeoutFromEnvironment();
+  const LaunchKnobs Knobs = launchKnobsFromEnvironment();
+  /// LIBOMPTARGET_STACK_SIZE: the private segment (stack) of every
+  /// work-item at least this large; 0 leaves each kernel's own size.
+  uint32_t StackBytes = 0;
   Guarded<std::vector<std::unique_ptr<AMDGPUKernel>>> Kernels;
   /// Device allocations (AllocKind::Device); set by initialize().
   std::unique_ptr<DeviceMemoryPool> Pool;

@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CUDADeviceQueries.h"
 #include "CUDADriver.h"
 #include "Guarded.h"
 #include "IndirectCallInstall.h"
@@ -38,6 +39,8 @@
 #include "gpu/GPUPlugin.h"
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelTimeout.h"
+#include "gpu/LaunchKnobs.h"
+#include "gpu/PinnedHostMemory.h"
 
 #include <algorithm>
 #include <chrono>
@@ -107,9 +110,9 @@ public:
   }
 
   Status initialize() {
-    if (!Timeout.Error.empty())
-      return Status::error("%s: %s", deviceText().c_str(),
-                           Timeout.Error.c_str());
+    for (const std::string *Error : {&Timeout.Error, &Knobs.Error})
+      if (!Error->empty())
+        return Status::error("%s: %s", deviceText().c_str(), Error->c_str());
     if (CUresult R = API.cuDeviceGet(&Device, Id))
       return failure("cuDeviceGet", R);
     // The name and compute capability first, so that every later error
@@ -311,6 +314,18 @@ public:
     return R ? failure(Host ? "cuMemFreeHost" : "cuMemFree", R) : Status::ok();
   }
 
+  Status lockHostMemory(void *HostPtr, uint64_t Size, void *&Locked) override {
+    return Pinned.lock(HostPtr, Size, Locked);
+  }
+  Status unlockHostMemory(void *HostPtr) override {
+    return Pinned.unlock(HostPtr);
+  }
+
+  // Every copy is queued with cuMemcpy*Async on a stream (the async info's,
+  // or the device's own, waited for). From pageable memory the driver
+  // copies through a staging buffer before the call returns; from memory
+  // locked with lockHostMemory the copy engine reads it directly and the
+  // call returns at once, so nowait copies overlap with other work.
   Status dataSubmit(void *DevicePtr, const void *HostPtr, int64_t Size,
                     __tgt_async_info *Async) override {
     std::string What =
@@ -373,9 +388,12 @@ public:
     Grid TheGrid{0, 0};
     if (Status S = gridFor(*Kernel, Params, TheGrid))
       return S;
+    // LIBOMPTARGET_SHARED_MEMORY_SIZE adds to every launch's dynamic
+    // shared memory, as upstream's plugins add it.
+    uint32_t Shared = Params.DynCGroupMem + Knobs.SharedMemoryBytes;
     return withStream(Async, [&](StreamRecord &Record) -> Status {
-      if (Status S = queueLaunch(*Kernel, Args, NumArgs, TheGrid,
-                                 Params.DynCGroupMem, Record))
+      if (Status S =
+              queueLaunch(*Kernel, Args, NumArgs, TheGrid, Shared, Record))
         return S;
       if (!Async)
         return waitAndRecycle(Record, "running kernel '" + Kernel->Name + "'");
@@ -412,6 +430,30 @@ public:
   }
 
   bool supportsUnifiedMemory() const override { return false; }
+
+  /// LIBOMPTARGET_INFO's line: the grid launchKernel gives the driver.
+  std::string describeLaunch(KernelHandle Handle,
+                             const KernelLaunchParams &Params) override {
+    auto *Kernel = static_cast<CUDAKernel *>(Handle);
+    Grid TheGrid{0, 0};
+    if (Status S = gridFor(*Kernel, Params, TheGrid))
+      return S.message();
+    return describeLaunchGrid(TheGrid, Kernel->Config);
+  }
+
+  /// For `requires unified_shared_memory` (GPUPlugin::checkRequiresFlags).
+  Status checkUnifiedMemory() const {
+    std::string Missing = missingForUnifiedMemory(Driver, Device);
+    if (Missing.empty())
+      return Status::ok();
+    return Status::error("'#pragma omp requires unified_shared_memory' "
+                         "cannot be honoured on %s: %s",
+                         deviceText().c_str(), Missing.c_str());
+  }
+
+  DeviceProperties getProperties() override {
+    return queryDeviceProperties(Driver, Device);
+  }
 
   /// Interop objects speak CUDA's driver API: the device is a CUdevice, the
   /// context the primary context the plugin runs in, and a `targetsync`
@@ -561,6 +603,33 @@ private:
     return Status::ok();
   }
 
+  /// Page-locks host memory with cuMemHostRegister (an optional entry
+  /// point: drivers without it refuse with a message naming it).
+  Status lockWithDriver(void *Ptr, uint64_t Size, void *&DevicePtr) {
+    if (!API.cuMemHostRegister || !API.cuMemHostUnregister)
+      return Status::error("%s: cannot lock host memory: the CUDA driver has "
+                           "no cuMemHostRegister_v2/cuMemHostUnregister",
+                           deviceText().c_str());
+    if (Status S = makeCurrent())
+      return S;
+    // Portable: the memory is pinned for every context, as upstream's
+    // plugin registers it.
+    if (CUresult R = API.cuMemHostRegister(Ptr, size_t(Size),
+                                           CU_MEMHOSTREGISTER_PORTABLE))
+      return failure("cuMemHostRegister", R,
+                     "locking " + std::to_string(Size) +
+                         " bytes of host memory");
+    DevicePtr = Ptr;
+    return Status::ok();
+  }
+  Status unlockWithDriver(void *Ptr) {
+    if (Status S = makeCurrent())
+      return S;
+    if (CUresult R = API.cuMemHostUnregister(Ptr))
+      return failure("cuMemHostUnregister", R);
+    return Status::ok();
+  }
+
   Status makeCurrent() const {
     if (CUresult R = API.cuCtxSetCurrent(Context))
       return failure("cuCtxSetCurrent", R);
@@ -588,6 +657,7 @@ private:
     Env.ClockFrequency = uint64_t(ClockKHz) * 1000;
     Env.HardwareParallelism = uint64_t(Multiprocessors);
     Env.DeviceDebugKind = deviceRuntimeDebugKind();
+    Env.DynamicMemSize = Knobs.SharedMemoryBytes;
     return onStream(
         nullptr, "cuMemcpyHtoDAsync", What.c_str(), [&](CUstream Stream) {
           return API.cuMemcpyHtoDAsync(Address, &Env, sizeof(Env), Stream);
@@ -610,6 +680,7 @@ private:
         uint32_t(Multiprocessors > 0 ? Multiprocessors : 1) * 4;
     Limits.MaxBareThreadsPerBlock =
         Kernel.MaxThreads ? Kernel.MaxThreads : 1024;
+    applyLaunchKnobs(Knobs, Limits);
     std::string Refused =
         chooseLaunchGrid(Kernel.Config, gridRequestOf(Params), Limits, Out);
     if (!Refused.empty())
@@ -794,6 +865,7 @@ private:
   int32_t Id;
   int32_t NumDevices;
   const KernelTimeout Timeout = kernelTimeoutFromEnvironment();
+  const LaunchKnobs Knobs = launchKnobsFromEnvironment();
   CUdevice Device = 0;
   CUcontext Context = nullptr;
   std::string Name;
@@ -807,6 +879,11 @@ private:
   Guarded<std::vector<std::unique_ptr<CUDAKernel>>> Kernels;
   /// Device allocations (AllocKind::Device); set by initialize().
   std::unique_ptr<DeviceMemoryPool> Pool;
+  /// Host memory locked through lockHostMemory.
+  PinnedHostMemory Pinned{[this](void *Ptr, uint64_t Size, void *&DevicePtr) {
+                            return lockWithDriver(Ptr, Size, DevicePtr);
+                          },
+                          [this](void *Ptr) { return unlockWithDriver(Ptr); }};
 };
 
 /// The plugin object: GPUPlugin with the CUDA driver and CUDADevice.

@@ -17,7 +17,9 @@
 //   static std::unique_ptr<DriverT> load(const std::string &);
 //   int32_t numDevices() const; const std::string &unavailableReason() const.
 // DeviceT provides: DeviceT(const DriverT &, int32_t Id, int32_t NumDevices);
-//   Status initialize().
+//   Status initialize(); Status checkUnifiedMemory() (whether the device
+//   can read pageable host memory, else an error naming
+//   unified_shared_memory, the device and what it lacks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,6 +120,28 @@ public:
   }
 
   void setRequiresFlags(int64_t) override {}
+
+  /// `requires unified_shared_memory`: every device must read the host's
+  /// pageable memory (DeviceT::checkUnifiedMemory asks its driver), or
+  /// libomptarget stops the program with this error.
+  Status checkRequiresFlags(int64_t Flags) override {
+    if (!(Flags & OMP_REQ_UNIFIED_SHARED_MEMORY))
+      return Status::ok();
+    for (int32_t Id = 0, E = getNumDevices(); Id < E; ++Id) {
+      Status Error;
+      DeviceT *Device = getDevice(Id, Error);
+      if (!Device)
+        return Error;
+      if (Status S = Device->checkUnifiedMemory())
+        return S;
+    }
+    return Status::ok();
+  }
+
+  std::string getUnavailableReason() const override {
+    LockedState Locked = State.lock();
+    return Locked->Driver ? Locked->Driver->unavailableReason() : std::string();
+  }
 
 private:
   /// The driver, loaded by the first initialize(), and the devices made so

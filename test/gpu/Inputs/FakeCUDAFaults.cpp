@@ -22,6 +22,9 @@
 //                         CUDA_ERROR_NOT_READY
 //   <entry>=<code>        every call of that entry point (e.g.
 //                         cuDeviceGetAttribute=999) returns <code>
+// FAKE_CUDA_NO_PAGEABLE_ACCESS=1 makes the device report that it cannot
+// access pageable host memory (a GPU without HMM), which
+// `requires unified_shared_memory` needs.
 // FAKE_CUDA_TRACE=1 prints module loads, kernel lookups, launches and waits
 // on stderr, each line starting with "fake-cuda: ".
 //
@@ -288,6 +291,27 @@ CUresult fake_cuDeviceGetAttribute(int *Value, int Attribute, CUdevice) {
     break;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
     *Value = 0;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+    *Value = 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+    *Value = 64;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+    *Value = 65535;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
+    *Value = 2619000;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+  case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
+    *Value = 1;
+    break;
+  case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS:
+    *Value = std::getenv("FAKE_CUDA_NO_PAGEABLE_ACCESS") ? 0 : 1;
     break;
   default:
     return CUDA_ERROR_INVALID_VALUE;

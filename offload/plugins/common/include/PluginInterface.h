@@ -35,13 +35,14 @@
 #include <cstdio>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace offload {
 namespace plugin {
 
 /// Bumped whenever a virtual function below changes; libomptarget refuses a
 /// plugin built against another version with a message naming it.
-constexpr uint32_t InterfaceVersion = 3;
+constexpr uint32_t InterfaceVersion = 4;
 
 /// Success, or a failure with a human-readable message.
 class Status {
@@ -86,6 +87,31 @@ struct InteropProperties {
   const char *DeviceHandleType = nullptr;
   const char *DeviceContextType = nullptr;
   const char *SyncType = nullptr;
+};
+
+/// What llvm-offload-device-info reports about a device
+/// (GenericDevice::getProperties). Zero and empty mean "not known"; Extra
+/// holds what only some devices have, as name/value lines.
+struct DeviceProperties {
+  std::string Name;
+  std::string Vendor;
+  /// The architecture images are built for: "sm_90", "gfx90a", "x86_64".
+  std::string Architecture;
+  std::string DriverVersion;
+  uint64_t GlobalMemoryBytes = 0;
+  uint64_t SharedMemoryPerBlockBytes = 0;
+  uint32_t ClockKHz = 0;
+  uint32_t MemoryClockKHz = 0;
+  uint32_t Multiprocessors = 0;
+  uint32_t WarpSize = 0;
+  uint32_t MaxThreadsPerBlock = 0;
+  uint32_t MaxBlockDims[3] = {0, 0, 0};
+  uint64_t MaxGridDims[3] = {0, 0, 0};
+  /// Whether the device can access the host's pageable memory (what
+  /// `requires unified_shared_memory` needs), and what the driver said.
+  bool UnifiedMemory = false;
+  std::string UnifiedMemoryDetail;
+  std::vector<std::pair<std::string, std::string>> Extra;
 };
 
 /// A device image handed to a plugin: the raw bytes (already unwrapped from
@@ -222,6 +248,10 @@ public:
     (void)NumDevices;
   }
 
+  /// The device's properties for llvm-offload-device-info. The default
+  /// knows nothing about the device.
+  virtual DeviceProperties getProperties() { return DeviceProperties(); }
+
   /// A string naming this device uniquely and stably (omp_get_uid_from_device
   /// of OpenMP 6.0), e.g. the GPU's UUID. Empty lets libomptarget use
   /// "<plugin>-<device index in the plugin>".
@@ -251,6 +281,25 @@ public:
     (void)Sync;
     return Status::ok();
   }
+
+  /// Page-locks (pins) \p Size bytes of host memory at \p HostPtr, so that
+  /// the device's copy engines reach it directly and copies from and to it
+  /// run asynchronously (llvm_omp_target_lock_mem,
+  /// LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS). \p Locked receives the address
+  /// the device uses for it. Locking memory again (or a part of a locked
+  /// range) counts one more lock. The default, for devices that use host
+  /// memory as it is (the CPU device), answers \p HostPtr.
+  virtual Status lockHostMemory(void *HostPtr, uint64_t Size, void *&Locked) {
+    (void)Size;
+    Locked = HostPtr;
+    return Status::ok();
+  }
+  /// Drops one lock taken by lockHostMemory on \p HostPtr; the last one
+  /// unpins the memory.
+  virtual Status unlockHostMemory(void *HostPtr) {
+    (void)HostPtr;
+    return Status::ok();
+  }
 };
 
 /// A plugin: a family of devices behind one driver.
@@ -270,6 +319,16 @@ public:
   virtual GenericDevice *getDevice(int32_t Id, Status &Error) = 0;
   /// `#pragma omp requires` flags of the program (OMP_REQ_*).
   virtual void setRequiresFlags(int64_t Flags) = 0;
+  /// Whether every device can honour \p Flags; an error names the clause,
+  /// the device and what it lacks (libomptarget stops the program with it).
+  /// The default: a plugin without such limits.
+  virtual Status checkRequiresFlags(int64_t Flags) {
+    (void)Flags;
+    return Status::ok();
+  }
+  /// Why the plugin has no device ("no CUDA driver: ..."); empty when it
+  /// has some or cannot say. Valid after initialize().
+  virtual std::string getUnavailableReason() const { return std::string(); }
 };
 
 } // namespace plugin
