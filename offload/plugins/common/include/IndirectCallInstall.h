@@ -28,6 +28,7 @@
 #define OFFLOAD_PLUGINS_COMMON_INDIRECTCALLINSTALL_H
 
 #include "FunctionPtrMap.h"
+#include "Guarded.h"
 #include "PluginInterface.h"
 
 // The device runtime's own definitions of what is written here
@@ -37,7 +38,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <vector>
 
 namespace offload {
@@ -64,30 +64,28 @@ constexpr const char *DeviceEnvironmentSymbol = "__omp_rtl_device_environment";
 
 namespace detail {
 /// Tables installed per image and not yet freed.
-struct InstalledIndirectTables {
-  std::mutex Lock;
-  std::map<const LoadedImage *, std::vector<void *>> Tables;
-  static InstalledIndirectTables &get() {
-    // Never destroyed: images are unregistered (and their tables freed)
-    // from program destructors that can run after static destructors.
-    static InstalledIndirectTables *Instance = new InstalledIndirectTables();
-    return *Instance;
-  }
-};
+using InstalledIndirectTables =
+    std::map<const LoadedImage *, std::vector<void *>>;
+/// The tables of every device, reachable only with their lock held.
+inline Guarded<InstalledIndirectTables> &installedIndirectTables() {
+  // Never destroyed: images are unregistered (and their tables freed)
+  // from program destructors that can run after static destructors.
+  static auto *Instance = new Guarded<InstalledIndirectTables>();
+  return *Instance;
+}
 } // namespace detail
 
 /// Frees every table installed into \p Image (which is going away) without
 /// touching the image itself.
 inline void releaseIndirectCallTables(GenericDevice &Device,
                                       const LoadedImage *Image) {
-  auto &Installed = detail::InstalledIndirectTables::get();
-  std::lock_guard<std::mutex> Guard(Installed.Lock);
-  auto It = Installed.Tables.find(Image);
-  if (It == Installed.Tables.end())
+  auto Installed = detail::installedIndirectTables().lock();
+  auto It = Installed->find(Image);
+  if (It == Installed->end())
     return;
   for (void *Old : It->second)
     (void)Device.free(Old, AllocKind::Device);
-  Installed.Tables.erase(It);
+  Installed->erase(It);
 }
 
 /// Checks what a caller of __tgt_rtl_set_function_ptr_map hands over: a
@@ -164,9 +162,8 @@ installIndirectCallEntries(GenericDevice &Device, LoadedImage *Image,
     releaseIndirectCallTables(Device, Image);
     return Status::ok();
   }
-  auto &Installed = detail::InstalledIndirectTables::get();
-  std::lock_guard<std::mutex> Guard(Installed.Lock);
-  Installed.Tables[Image].push_back(Table);
+  auto Installed = detail::installedIndirectTables().lock();
+  (*Installed)[Image].push_back(Table);
   return Status::ok();
 }
 
