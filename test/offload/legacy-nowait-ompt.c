@@ -6,7 +6,7 @@
 // REQUIRES: our-libomptarget
 // RUN: %clang -shared -fPIC %S/Inputs/manual-image.c -o %t.so
 // RUN: %clang -shared -fPIC %S/Inputs/ompt-kind-tool.c -o %t.tool.so
-// RUN: %clang -fopenmp %s -o %t -lomptarget
+// RUN: %clang -fopenmp -I%src_root/offload/include %s -o %t -lomptarget
 // RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_TOOL_LIBRARIES=%t.tool.so %ours-run %t %t.so | FileCheck %s
 // clang-format off
 // CHECK: call __tgt_target
@@ -43,7 +43,7 @@
 // CHECK-NEXT: target: exit_data_nowait begin dev 0 codeptr=caller
 // CHECK: out=47 kernels=9
 // clang-format on
-#include "../../offload/include/OffloadABI.h"
+#include "OffloadABI.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 // REQUIRES: our-libomptarget
 // RUN: %clang -shared -fPIC %S/Inputs/manual-image.c -o %t.so
 // RUN: llvm-offload-binary -o %t.bin --image=file=%t.so,triple=x86_64-pc-linux-gnu,kind=openmp
-// RUN: %clang -fopenmp %s -o %t -lomptarget
+// RUN: %clang -fopenmp -I%src_root/offload/include %s -o %t -lomptarget
 // RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t %t.so host | FileCheck %s --check-prefix=RAW
 // RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t %t.bin host | FileCheck %s --check-prefix=WRAPPED
 // RUN: env OMP_TARGET_OFFLOAD=mandatory not --crash %ours-run %t %t.so gpu 2>&1 | FileCheck %s --check-prefix=GPU
@@ -22,7 +22,7 @@
 // FOREIGN: kernel 'puts' not found in device image 0 (x86_64-pc-linux-gnu)
 // FOREIGN: omptarget fatal error 1: failure of target construct while offloading is mandatory
 // clang-format on
-#include "../../offload/include/OffloadABI.h"
+#include "OffloadABI.h"
 
 #include <omp.h>
 #include <stdio.h>
