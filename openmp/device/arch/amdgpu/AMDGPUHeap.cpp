@@ -1,4 +1,4 @@
-//===- AMDGPUHeap.cpp - Device-global allocations on AMD GPUs -------------===//
+//===- AMDGPUHeap.cpp - malloc and free on AMD GPUs -----------------------===//
 //
 // Part of the offload toolchain, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE.TXT for license information.
@@ -6,31 +6,91 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// HSA offers no device-side malloc without a host-call service, so memory the
-// runtime needs beyond team-shared scratch (variables shared with a parallel
-// region that do not fit) comes from a fixed region reserved in the image's
-// .bss. Allocation is a single atomic add; nothing is ever reused, which is
-// acceptable for the rare overflow path it serves and keeps it wait-free.
+// HSA has no device-side malloc, so the AMDGPU plugin reserves a heap of
+// LIBOMPTARGET_HEAP_SIZE bytes per device and says where it is in
+// `__ompx_device_heap` (DeviceHeapABI.h). The C allocation functions of
+// user code and the runtime's own overflow memory (variables shared with a
+// parallel region that do not fit in team-shared memory) both come from it,
+// through the lock-free allocator of ../../src/HeapAllocator.h.
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMDGPUHeap.h"
+#include "ArchConfig.h"
 #include "GPUPrimitives.h"
+#include "HeapAllocator.h"
 
-namespace {
-constexpr size_t HeapSize = size_t(4) << 20;
-constexpr size_t HeapAlignment = 16;
+using namespace ompx;
 
-alignas(HeapAlignment) OMPX_GLOBAL char Heap[HeapSize];
-OMPX_GLOBAL uint64_t HeapUsed = 0;
-} // namespace
-
-void *ompx::gpu::allocate(size_t Size) {
-  uint64_t Bytes = (Size + HeapAlignment - 1) & ~uint64_t(HeapAlignment - 1);
-  uint64_t Offset = __scoped_atomic_fetch_add(
-      &HeapUsed, Bytes, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
-  if (Offset + Bytes > HeapSize)
-    return nullptr;
-  // A C-style cast is how clang converts a global-memory address to a
-  // generic one.
-  return (char *)&Heap[Offset];
+extern "C" {
+/// Zero (no heap: every allocation fails) until the plugin writes it.
+OMPX_EXPORTED_GLOBAL DeviceHeapLayout __ompx_device_heap = {};
 }
+
+heap::Heap ompx::gpu::deviceHeap() {
+  return heap::Heap(reinterpret_cast<char *>(__ompx_device_heap.Base),
+                    __ompx_device_heap.Size);
+}
+
+void ompx::gpu::heapExhausted(uint64_t Bytes) {
+  const DeviceHeapLayout *Heap = &__ompx_device_heap;
+  // The plugin reads the report when the kernel fails; the trap that
+  // follows ends the kernel.
+  if (Heap->ExhaustionReport)
+    __atomic_store_n(reinterpret_cast<uint64_t *>(Heap->ExhaustionReport),
+                     Bytes ? Bytes : 1, __ATOMIC_SEQ_CST);
+  __builtin_trap();
+}
+
+void *ompx::gpu::allocate(size_t Size) { return deviceHeap().allocate(Size); }
+
+void ompx::gpu::deallocate(void *Ptr) { ompx_heap_free(Ptr); }
+
+extern "C" {
+
+void ompx_heap_free(void *Ptr) {
+  heap::FreeResult Result = gpu::deviceHeap().deallocate(Ptr);
+  // Freeing memory the heap did not hand out, or twice, would corrupt it;
+  // stop the kernel instead (there is no device-side message channel yet).
+  if (Result == heap::FreeResult::NotFromHeap ||
+      Result == heap::FreeResult::DoubleFree)
+    __builtin_trap();
+}
+
+void *malloc(size_t Size) { return gpu::deviceHeap().allocate(Size); }
+
+void free(void *Ptr) { ompx_heap_free(Ptr); }
+
+void *aligned_alloc(size_t Alignment, size_t Size) {
+  return gpu::deviceHeap().allocateAligned(Alignment, Size);
+}
+
+void *calloc(size_t Count, size_t Size) {
+  size_t Bytes = 0;
+  if (__builtin_mul_overflow(Count, Size, &Bytes))
+    return nullptr;
+  void *Ptr = gpu::deviceHeap().allocate(Bytes);
+  // Reused blocks hold what their last user left.
+  if (Ptr)
+    __builtin_memset(Ptr, 0, Bytes);
+  return Ptr;
+}
+
+void *realloc(void *Ptr, size_t Size) {
+  heap::Heap Heap = gpu::deviceHeap();
+  if (!Ptr)
+    return Heap.allocate(Size);
+  uint64_t Usable = Heap.usableSize(Ptr);
+  if (!Usable)
+    __builtin_trap(); // not from this heap, or already free
+  if (Size <= Usable)
+    return Ptr;
+  void *New = Heap.allocate(Size);
+  if (!New)
+    return nullptr; // the old block stays valid, as C requires
+  __builtin_memcpy(New, Ptr, Usable);
+  ompx_heap_free(Ptr);
+  return New;
+}
+
+} // extern "C"

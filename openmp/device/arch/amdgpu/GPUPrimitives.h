@@ -144,10 +144,10 @@ inline uint32_t dynamicSharedBytes(uint32_t DynamicStart) {
 /// reports the device's parallelism in the device environment.
 inline uint32_t multiprocessors() { return 1; }
 
-/// Device-global heap (AMDGPUHeap.cpp): a bump allocator over a fixed
-/// region of the image; freed memory is not reused.
+/// The device heap the plugin reserves (AMDGPUHeap.cpp), shared with
+/// malloc/free in user code; null when it is exhausted.
 void *allocate(size_t Size);
-inline void deallocate(void *) {}
+void deallocate(void *Ptr);
 
 /// AMD has no device-side printf without a host-call service; a fatal error
 /// traps, which the plugin reports with the kernel's name.
