@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -453,6 +454,23 @@ public:
   // queryAsync come from SynchronousPluginDevice).
 
   bool supportsUnifiedMemory() const override { return true; }
+
+  /// For llvm-offload-device-info: the CPU and memory the device runs on.
+  DeviceProperties getProperties() override {
+    DeviceProperties P;
+    P.Name = "CPU device (host plugin)";
+    P.Vendor = "host";
+    struct utsname Machine;
+    if (uname(&Machine) == 0)
+      P.Architecture = Machine.machine;
+    long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+    if (Pages > 0 && PageSize > 0)
+      P.GlobalMemoryBytes = uint64_t(Pages) * uint64_t(PageSize);
+    P.Multiprocessors = std::thread::hardware_concurrency();
+    P.UnifiedMemory = true;
+    P.UnifiedMemoryDetail = "device memory is host memory";
+    return P;
+  }
 
   /// As upstream's host plugin names its devices.
   std::string getUID() const override { return "x86_64-" + std::to_string(Id); }
