@@ -37,6 +37,7 @@
 #include "gpu/DeviceMemoryPool.h"
 #include "gpu/DeviceRuntimeDebug.h"
 #include "gpu/GPUPlugin.h"
+#include "gpu/HostServiceDevice.h"
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelTimeout.h"
 #include "gpu/LaunchKnobs.h"
@@ -172,7 +173,10 @@ public:
                            R == CUDA_ERROR_NO_BINARY_FOR_GPU
                                ? "; rebuild with --offload-arch for this device"
                                : "");
-    if (Status S = writeDeviceEnvironment(*Loaded)) {
+    Status S = writeDeviceEnvironment(*Loaded);
+    if (!S)
+      S = attachHostService(*Loaded);
+    if (S) {
       if (CUresult R = API.cuModuleUnload(Loaded->Module))
         return Status::error("%s (and cuModuleUnload failed too: %s)",
                              S.message().c_str(), Driver.describe(R).c_str());
@@ -664,6 +668,37 @@ private:
         });
   }
 
+  /// Points the image's host-service global (gpu/HostServiceDevice.h) at
+  /// the device's ring, in page-locked host memory, when the image has one.
+  Status attachHostService(CUDAImage &Image) {
+    CUdeviceptr Address = 0;
+    size_t Bytes = 0;
+    CUresult Found = API.cuModuleGetGlobal(&Address, &Bytes, Image.Module,
+                                           OMPX_HOST_SERVICE_SYMBOL);
+    if (Found == CUDA_ERROR_NOT_FOUND ||
+        (Found == CUDA_SUCCESS && Bytes != sizeof(void *)))
+      return Status::ok();
+    std::string What =
+        "writing " OMPX_HOST_SERVICE_SYMBOL " of " + Image.Description;
+    if (Found != CUDA_SUCCESS)
+      return failure("cuModuleGetGlobal", Found, What);
+    void *Ring = nullptr;
+    if (Status S = HostService.ring(
+            deviceText(),
+            [&](size_t Size, Status &Error) -> void * {
+              void *Ptr = nullptr;
+              if (CUresult R = API.cuMemAllocHost(&Ptr, Size))
+                Error = failure("cuMemAllocHost", R);
+              return Ptr;
+            },
+            Ring))
+      return S;
+    return onStream(
+        nullptr, "cuMemcpyHtoDAsync", What.c_str(), [&](CUstream Stream) {
+          return API.cuMemcpyHtoDAsync(Address, &Ring, sizeof(Ring), Stream);
+        });
+  }
+
   /// The launch's grid: what the kernel's environment and \p Params ask
   /// for, within the device's and the kernel's limits.
   Status gridFor(const CUDAKernel &Kernel, const KernelLaunchParams &Params,
@@ -741,6 +776,7 @@ private:
                            TheGrid.describe().c_str(),
                            Driver.describe(R).c_str());
     Record.LastKernel = Kernel.Name;
+    HostService.kernelQueued();
     ++Record.KernelsSinceWait;
     return Status::ok();
   }
@@ -809,6 +845,9 @@ private:
     } else {
       R = API.cuStreamSynchronize(Record.Stream);
     }
+    // The kernels' output is out, and a STOP ends the program, before
+    // their completion or failure is reported.
+    HostService.kernelsCompleted(Record.KernelsSinceWait, R != CUDA_SUCCESS);
     Status Result = R ? streamError(Record, What, Call, R) : Status::ok();
     Record.LastKernel.clear();
     Record.KernelsSinceWait = 0;
@@ -877,6 +916,7 @@ private:
   Guarded<std::vector<StreamRecord *>> FreeStreams;
   using LockedStreams = Guarded<std::vector<StreamRecord *>>::Access;
   Guarded<std::vector<std::unique_ptr<CUDAKernel>>> Kernels;
+  DeviceHostService HostService;
   /// Device allocations (AllocKind::Device); set by initialize().
   std::unique_ptr<DeviceMemoryPool> Pool;
   /// Host memory locked through lockHostMemory.

@@ -1,0 +1,65 @@
+//===- HostServiceDevice.h - One GPU's host-service channel -----*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What a GPU plugin keeps per device for the host-service channel: the
+// ring, made on the first image that links the device side (one whose
+// __omp_rtl_host_service the plugin finds), its server and the handlers.
+// The plugin calls ring() when it loads such an image and writes the
+// address into that global, kernelQueued() after each launch and
+// kernelsCompleted() when it has waited for launches, before it reports
+// their completion (or failure).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_PLUGINS_GPU_HOSTSERVICEDEVICE_H
+#define OFFLOAD_PLUGINS_GPU_HOSTSERVICEDEVICE_H
+
+#include "HostServiceFortran.h"
+#include "HostServiceServer.h"
+#include "PluginInterface.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace offload {
+namespace plugin {
+
+class DeviceHostService {
+public:
+  /// Host memory of \p Bytes bytes the device reads and writes at the same
+  /// address, or null with \p Error set.
+  using AllocateFn = std::function<void *(size_t Bytes, Status &Error)>;
+
+  /// The ring for an image's __omp_rtl_host_service, made with \p Allocate
+  /// on first use; \p Device names the device in messages.
+  Status ring(const std::string &Device, const AllocateFn &Allocate,
+              void *&Out);
+
+  void kernelQueued() {
+    if (HostServiceServer *S = Server.load(std::memory_order_acquire))
+      S->kernelQueued();
+  }
+  void kernelsCompleted(uint32_t Kernels, bool Failed) {
+    if (HostServiceServer *S = Server.load(std::memory_order_acquire))
+      S->kernelsCompleted(Kernels, Failed);
+  }
+
+private:
+  std::mutex Mutex;
+  std::unique_ptr<FortranHostService> Handler;
+  std::unique_ptr<HostServiceServer> Owned;
+  std::atomic<HostServiceServer *> Server{nullptr};
+};
+
+} // namespace plugin
+} // namespace offload
+
+#endif // OFFLOAD_PLUGINS_GPU_HOSTSERVICEDEVICE_H
