@@ -266,11 +266,10 @@ TEST(CUDAPluginFaults, HungKernelEndsAtTheTimeout) {
   S.TimeoutMs = "300";
   Outcome O = run(S);
   EXPECT_FALSE(O.Completed);
-  EXPECT_THAT(O.Output,
-              HasSubstr(std::string("step launchKernel failed: ") + Device0 +
-                        ": kernel '" + KernelName +
-                        "' did not complete within 300 ms "
-                        "(LIBOMPTARGET_KERNEL_TIMEOUT_MS)"));
+  EXPECT_THAT(O.Output, HasSubstr(std::string("step launchKernel failed: ") +
+                                  Device0 + ": kernel '" + KernelName +
+                                  "' did not complete within 300 ms "
+                                  "(LIBOMPTARGET_KERNEL_TIMEOUT_MS)"));
   // The child is killed after 60 s; a hang would show here too.
   EXPECT_GE(O.Seconds, 0.3);
   EXPECT_LT(O.Seconds, 30.0);
@@ -332,6 +331,130 @@ TEST(CUDAPluginFaults, EveryDriverCallIsChecked) {
     // Before the name is known, the device is named by its number.
     EXPECT_THAT(O.Output, HasSubstr("CUDA device 0"));
   }
+}
+
+/// The child's side of the memory cases: device 0 of a fresh plugin over
+/// the fake driver (with LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=\p Threshold
+/// when given), then \p Body; prints "counts: <entry>=<calls> ..." for
+/// \p Entries afterwards and exits 0 unless a step failed.
+template <typename Fn>
+Outcome runWithDevice(const char *Threshold, std::vector<std::string> Entries,
+                      Fn Body) {
+  auto Child = offload::testing::runInChildProcess([&] {
+    setenv("LIBOMPTARGET_CUDA_DRIVER", FAKE_CUDA_DRIVER, 1);
+    unsetenv("FAKE_CUDA_FAIL");
+    if (Threshold)
+      setenv("LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD", Threshold, 1);
+    else
+      unsetenv("LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD");
+    void *Library = dlopen(CUDA_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+    auto Create = Library ? reinterpret_cast<offload_plugin_create_fn>(
+                                dlsym(Library, OFFLOAD_PLUGIN_ENTRY_SYMBOL))
+                          : nullptr;
+    Status Error;
+    GenericPlugin *Plugin = Create ? Create(InterfaceVersion) : nullptr;
+    GenericDevice *Device = Plugin && Plugin->initialize() > 0
+                                ? Plugin->getDevice(0, Error)
+                                : nullptr;
+    if (!Device) {
+      std::fprintf(stderr, "no device: %s\n", Error.message().c_str());
+      _exit(2);
+    }
+    bool Ok = Body(*Device);
+    // The plugin loaded the fake already: this finds the same library.
+    void *Fake = dlopen(FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_NOLOAD);
+    auto Count = reinterpret_cast<unsigned long (*)(const char *)>(
+        Fake ? dlsym(Fake, "fake_cuda_call_count") : nullptr);
+    std::fprintf(stderr, "counts:");
+    for (const std::string &Entry : Entries)
+      std::fprintf(stderr, " %s=%lu", Entry.c_str(),
+                   Count ? Count(Entry.c_str()) : 999999ul);
+    std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+    _exit(Ok ? 0 : 1);
+  });
+  return {Child.Output, Child.ExitedZero, Child.Seconds};
+}
+
+/// 10,000 allocate/free pairs of 4 KiB, as a loop of maps makes them.
+bool allocateAndFreeInALoop(GenericDevice &Device) {
+  for (int I = 0; I < 10000; ++I) {
+    void *Ptr = Device.allocate(4096, AllocKind::Device);
+    if (!Ptr || Device.free(Ptr, AllocKind::Device))
+      return false;
+  }
+  return true;
+}
+
+TEST(CUDAPluginFaults, TheMemoryPoolSavesDriverAllocations) {
+  Outcome O = runWithDevice(nullptr, {"cuMemAlloc", "cuMemFree"},
+                            allocateAndFreeInALoop);
+  EXPECT_TRUE(O.Completed) << O.Output;
+  EXPECT_THAT(O.Output, HasSubstr("counts: cuMemAlloc=1 cuMemFree=0"));
+  // Turned off, every pair reaches the driver.
+  O = runWithDevice("0", {"cuMemAlloc", "cuMemFree"}, allocateAndFreeInALoop);
+  EXPECT_TRUE(O.Completed) << O.Output;
+  EXPECT_THAT(O.Output, HasSubstr("counts: cuMemAlloc=10000 cuMemFree=10000"));
+  // Above the threshold blocks are not pooled.
+  O = runWithDevice("1024", {"cuMemAlloc"}, allocateAndFreeInALoop);
+  EXPECT_THAT(O.Output, HasSubstr("counts: cuMemAlloc=10000"));
+}
+
+TEST(CUDAPluginFaults, ABadThresholdFailsTheDevice) {
+  Outcome O = runWithDevice("much", {}, [](GenericDevice &) { return true; });
+  EXPECT_FALSE(O.Completed);
+  EXPECT_THAT(O.Output, HasSubstr("no device: CUDA device 0 (Fake CUDA GPU, "
+                                  "sm_90): "
+                                  "LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD="
+                                  "'much' is not a size"));
+}
+
+TEST(CUDAPluginFaults, LockingHostMemoryReachesTheDriverOnce) {
+  static char Buffer[8192];
+  Outcome O = runWithDevice(
+      nullptr, {"cuMemHostRegister", "cuMemHostUnregister"},
+      [](GenericDevice &Device) {
+        void *Locked = nullptr, *Again = nullptr, *Part = nullptr;
+        // Twice the range, once a part of it: one registration.
+        if (Device.lockHostMemory(Buffer, sizeof(Buffer), Locked) ||
+            Device.lockHostMemory(Buffer, sizeof(Buffer), Again) ||
+            Device.lockHostMemory(Buffer + 100, 50, Part))
+          return false;
+        if (Locked != Buffer || Again != Buffer || Part != Buffer + 100)
+          return false;
+        for (void *Ptr :
+             {(void *)Buffer, (void *)(Buffer + 100), (void *)Buffer})
+          if (Status S = Device.unlockHostMemory(Ptr)) {
+            std::fprintf(stderr, "unlock: %s\n", S.message().c_str());
+            return false;
+          }
+        // Unlocked now: a further unlock is an error naming the address.
+        Status Extra = Device.unlockHostMemory(Buffer);
+        std::fprintf(stderr, "extra unlock: %s\n", Extra.message().c_str());
+        return bool(Extra);
+      });
+  EXPECT_TRUE(O.Completed) << O.Output;
+  EXPECT_THAT(O.Output,
+              HasSubstr("counts: cuMemHostRegister=1 cuMemHostUnregister=1"));
+  EXPECT_THAT(O.Output, HasSubstr("extra unlock: host address 0x"));
+  EXPECT_THAT(O.Output, HasSubstr("is not locked on this device"));
+}
+
+TEST(CUDAPluginFaults, LockFailureNamesTheCall) {
+  static char Buffer[64];
+  Outcome O = runWithDevice(nullptr, {}, [](GenericDevice &Device) {
+    // The fake reads FAKE_CUDA_FAIL at every call.
+    setenv("FAKE_CUDA_FAIL", "cuMemHostRegister=2", 1);
+    void *Locked = nullptr;
+    Status S = Device.lockHostMemory(Buffer, sizeof(Buffer), Locked);
+    std::fprintf(stderr, "lock: %s\n", S.message().c_str());
+    return bool(S);
+  });
+  EXPECT_TRUE(O.Completed) << O.Output;
+  EXPECT_THAT(O.Output,
+              HasSubstr(std::string("lock: ") + Device0 +
+                        ": cuMemHostRegister failed locking 64 bytes of host "
+                        "memory: CUDA_ERROR_OUT_OF_MEMORY (2)"));
 }
 
 TEST(CUDAPluginFaults, NamesComeFromTheDriverOrTheBuiltInTable) {

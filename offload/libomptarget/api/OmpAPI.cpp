@@ -459,17 +459,29 @@ OFFLOAD_API int omp_target_disassociate_ptr(const void *HostPtr,
   return 0;
 }
 
-/// Page-locking host memory has no meaning for a CPU device: the memory is
-/// usable as it is.
+/// Page-locks host memory for a device's copy engines (a GPU's: the CPU
+/// device uses the memory as it is and answers \p Ptr). Returns the address
+/// the device uses for it, or null after an error naming the device.
 OFFLOAD_API void *llvm_omp_target_lock_mem(void *Ptr, size_t Size,
                                            int DeviceNum) {
-  (void)Size;
-  (void)DeviceNum;
-  return Ptr;
+  if (!Ptr || Size == 0 || isHost(DeviceNum))
+    return Ptr;
+  Device *D = deviceFor(DeviceNum, "llvm_omp_target_lock_mem");
+  if (!D)
+    return nullptr;
+  void *Locked = nullptr;
+  if (plugin::Status S = D->plugin().lockHostMemory(Ptr, Size, Locked)) {
+    errorMessage("llvm_omp_target_lock_mem: %s", S.message().c_str());
+    return nullptr;
+  }
+  return Locked;
 }
 OFFLOAD_API void llvm_omp_target_unlock_mem(void *Ptr, int DeviceNum) {
-  (void)Ptr;
-  (void)DeviceNum;
+  if (!Ptr || isHost(DeviceNum))
+    return;
+  if (Device *D = deviceFor(DeviceNum, "llvm_omp_target_unlock_mem"))
+    if (plugin::Status S = D->plugin().unlockHostMemory(Ptr))
+      errorMessage("llvm_omp_target_unlock_mem: %s", S.message().c_str());
 }
 
 /// Dynamic team-shared memory only exists inside a kernel; on the host there

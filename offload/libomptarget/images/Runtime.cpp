@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 
@@ -623,6 +624,72 @@ KernelLease Device::acquireKernel(const void *HostId) {
   return KernelLease(K.Handle, K.Name, K.Image);
 }
 
+namespace {
+/// LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS, read as upstream's runtime reads
+/// it: a boolean (on: best effort, a range the driver will not lock is
+/// copied as it is) or "mandatory" (a lock failure fails the map).
+enum class LockMapped { Off, BestEffort, Mandatory };
+
+LockMapped lockMappedSetting() {
+  static const LockMapped Setting = [] {
+    const char *Env = getenv("LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS");
+    if (!Env || !*Env)
+      return LockMapped::Off;
+    std::string Value = Env;
+    for (char &C : Value)
+      C = char(std::tolower(static_cast<unsigned char>(C)));
+    if (Value == "mandatory")
+      return LockMapped::Mandatory;
+    for (const char *On : {"1", "on", "true", "yes"})
+      if (Value == On)
+        return LockMapped::BestEffort;
+    for (const char *Off : {"0", "off", "false", "no"})
+      if (Value == Off)
+        return LockMapped::Off;
+    errorMessage("LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS='%s' is not on, off "
+                 "or mandatory: mapped host buffers are not locked",
+                 Env);
+    return LockMapped::Off;
+  }();
+  return Setting;
+}
+} // namespace
+
+bool Device::lockMappedHostBuffer(void *Block, const void *HostPtr,
+                                  uint64_t Size) {
+  LockMapped Setting = lockMappedSetting();
+  if (Setting == LockMapped::Off)
+    return true;
+  void *Host = const_cast<void *>(HostPtr);
+  void *Locked = nullptr;
+  if (plugin::Status S = plugin().lockHostMemory(Host, Size, Locked)) {
+    if (Setting == LockMapped::BestEffort)
+      return true;
+    errorMessage("device %d: LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS=mandatory: "
+                 "%s",
+                 Id, S.message().c_str());
+    return false;
+  }
+  LockedForMaps.lock()->emplace(Block, Host);
+  return true;
+}
+
+void Device::unlockMappedHostBuffer(void *Block) {
+  if (lockMappedSetting() == LockMapped::Off)
+    return;
+  void *Host = nullptr;
+  {
+    auto Locked = LockedForMaps.lock();
+    auto It = Locked->find(Block);
+    if (It == Locked->end())
+      return;
+    Host = It->second;
+    Locked->erase(It);
+  }
+  if (plugin::Status S = plugin().unlockHostMemory(Host))
+    errorMessage("device %d: %s", Id, S.message().c_str());
+}
+
 void *Device::allocate(uint64_t Size, plugin::AllocKind Kind,
                        const void *HostPtr) {
   ompt::DataOpScope Op(ompt::DataAlloc, HostPtr, /*SrcDevice=*/-1, nullptr, Id,
@@ -632,6 +699,13 @@ void *Device::allocate(uint64_t Size, plugin::AllocKind Kind,
   if (Ptr) {
     LiveAllocations.fetch_add(1, std::memory_order_relaxed);
     TotalAllocations.fetch_add(1, std::memory_order_relaxed);
+    // Storage that mirrors host data (a map): its copies go faster from
+    // locked memory.
+    if (HostPtr && Kind == plugin::AllocKind::Device &&
+        !lockMappedHostBuffer(Ptr, HostPtr, Size)) {
+      (void)free(Ptr, Kind);
+      return nullptr;
+    }
   }
   return Ptr;
 }
@@ -639,6 +713,8 @@ void *Device::allocate(uint64_t Size, plugin::AllocKind Kind,
 plugin::Status Device::free(void *Ptr, plugin::AllocKind Kind) {
   ompt::DataOpScope Op(ompt::DataDelete, Ptr, Id, nullptr, /*DestDevice=*/-1,
                        0);
+  if (Ptr && Kind == plugin::AllocKind::Device)
+    unlockMappedHostBuffer(Ptr);
   plugin::Status S = plugin().free(Ptr, Kind);
   if (!S && Ptr)
     LiveAllocations.fetch_sub(1, std::memory_order_relaxed);

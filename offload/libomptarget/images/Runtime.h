@@ -261,6 +261,15 @@ private:
   Snapshot<KernelIndex> Kernels{std::make_unique<const KernelIndex>()};
   std::atomic<int64_t> LiveAllocations{0};
   std::atomic<uint64_t> TotalAllocations{0};
+
+  /// LIBOMPTARGET_LOCK_MAPPED_HOST_BUFFERS: locks the host range \p Size
+  /// bytes at \p HostPtr that the new \p Block mirrors. False when the
+  /// setting is "mandatory" and the lock failed (the message is printed).
+  bool lockMappedHostBuffer(void *Block, const void *HostPtr, uint64_t Size);
+  /// Unlocks what lockMappedHostBuffer locked for \p Block, if anything.
+  void unlockMappedHostBuffer(void *Block);
+  /// The host address locked for each such block.
+  Guarded<std::unordered_map<void *, void *>> LockedForMaps;
 };
 
 class Runtime {

@@ -27,6 +27,14 @@ std::unique_ptr<CUDADriver> CUDADriver::load(const std::string &Path) {
   if (!Driver->open(Path, "CUDA driver", Table,
                     sizeof(Table) / sizeof(Table[0])))
     return Driver;
+  const DriverSymbol Optional[] = {
+#define OFFLOAD_CUDA_ENTRY(Member, Symbol, Params)                             \
+  {Symbol, reinterpret_cast<void **>(&API.Member)},
+      OFFLOAD_CUDA_OPTIONAL_FUNCTIONS(OFFLOAD_CUDA_ENTRY)
+#undef OFFLOAD_CUDA_ENTRY
+  };
+  Driver->Library->resolveOptional(Optional,
+                                   sizeof(Optional) / sizeof(Optional[0]));
   if (CUresult Result = API.cuInit(0)) {
     Driver->Reason = "the CUDA driver '" + Path +
                      "' failed to initialize: cuInit returned " +
@@ -107,6 +115,12 @@ std::string CUDADriver::errorName(CUresult Result) const {
       break;
     case CUDA_ERROR_ASSERT:
       Name = "CUDA_ERROR_ASSERT";
+      break;
+    case CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED:
+      Name = "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED";
+      break;
+    case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED:
+      Name = "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED";
       break;
     case CUDA_ERROR_ILLEGAL_INSTRUCTION:
       Name = "CUDA_ERROR_ILLEGAL_INSTRUCTION";

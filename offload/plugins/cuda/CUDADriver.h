@@ -57,6 +57,8 @@ enum : CUresult {
   CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
   CUDA_ERROR_LAUNCH_TIMEOUT = 702,
   CUDA_ERROR_ASSERT = 710,
+  CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+  CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
   CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
   CUDA_ERROR_LAUNCH_FAILED = 719,
   CUDA_ERROR_NOT_SUPPORTED = 801,
@@ -95,6 +97,7 @@ enum : int { CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0 };
 enum : unsigned {
   CU_STREAM_NON_BLOCKING = 1,
   CU_MEM_ATTACH_GLOBAL = 1,
+  CU_MEMHOSTREGISTER_PORTABLE = 1,
 };
 
 // Every entry point the plugin calls: member, exported symbol, signature.
@@ -145,11 +148,18 @@ enum : unsigned {
   F(cuStreamSynchronize, "cuStreamSynchronize", (CUstream))                    \
   F(cuStreamQuery, "cuStreamQuery", (CUstream))
 
+// Entry points the plugin works without (null when the library lacks
+// them): page-locking host memory (llvm_omp_target_lock_mem).
+#define OFFLOAD_CUDA_OPTIONAL_FUNCTIONS(F)                                     \
+  F(cuMemHostRegister, "cuMemHostRegister_v2", (void *, size_t, unsigned))     \
+  F(cuMemHostUnregister, "cuMemHostUnregister", (void *))
+
 /// The resolved entry points.
 struct CUDADriverAPI {
 #define OFFLOAD_CUDA_DECLARE(Member, Symbol, Params)                           \
   CUresult(*Member) Params = nullptr;
   OFFLOAD_CUDA_DRIVER_FUNCTIONS(OFFLOAD_CUDA_DECLARE)
+  OFFLOAD_CUDA_OPTIONAL_FUNCTIONS(OFFLOAD_CUDA_DECLARE)
 #undef OFFLOAD_CUDA_DECLARE
 };
 

@@ -70,6 +70,13 @@ public:
     return true;
   }
 
+  /// Resolves the entries of \p Table the library has; the others stay
+  /// null (entry points the plugin can do without, e.g. page-locking).
+  void resolveOptional(const DriverSymbol *Table, size_t Count) {
+    for (size_t I = 0; I < Count; ++I)
+      *Table[I].Slot = dlsym(Handle, Table[I].Name);
+  }
+
   const std::string &path() const { return Path; }
 
 private:

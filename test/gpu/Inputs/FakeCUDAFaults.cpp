@@ -28,6 +28,13 @@
 // FAKE_CUDA_TRACE=1 prints module loads, kernel lookups, launches and waits
 // on stderr, each line starting with "fake-cuda: ".
 //
+// Every entry point counts its calls: fake_cuda_call_count("cuMemAlloc")
+// (exported) answers how many there were, and FAKE_CUDA_COUNT=1 prints
+// "fake-cuda: <entry> called <n> times" for each entry point called, at
+// exit (after the exit handlers registered later, the plugin's included).
+// cuMemHostRegister/cuMemHostUnregister keep the registered ranges and
+// refuse a second registration or an unknown pointer as the driver does.
+//
 // FakeDriverUnsupported.cpp (test/arch-detect) answers entry points added to
 // the plugin's table later with "unsupported" until they are implemented
 // here.
@@ -49,6 +56,7 @@ using namespace offload::plugin::cuda;
   extern "C" __attribute__((visibility("default")))                            \
   CUresult fake_##Member Params __asm__(Symbol);
 OFFLOAD_CUDA_DRIVER_FUNCTIONS(FAKE_DECLARE)
+OFFLOAD_CUDA_OPTIONAL_FUNCTIONS(FAKE_DECLARE)
 
 namespace {
 
@@ -75,6 +83,11 @@ FakeContext TheContext;
 FakeStream DefaultStream;
 /// The error every call returns once a kernel has faulted.
 CUresult Sticky = CUDA_SUCCESS;
+/// Calls per entry point, and whether the exit report is installed.
+std::map<std::string, unsigned long> Calls;
+bool ReportInstalled = false;
+/// Host ranges registered with cuMemHostRegister: start and size.
+std::map<void *, size_t> Registered;
 
 struct ErrorInfo {
   CUresult Code;
@@ -102,6 +115,10 @@ const ErrorInfo Errors[] = {
     {702, "CUDA_ERROR_LAUNCH_TIMEOUT",
      "the launch timed out and was terminated"},
     {710, "CUDA_ERROR_ASSERT", "device-side assert triggered"},
+    {712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
+     "part or all of the requested memory range is already mapped"},
+    {713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
+     "pointer does not correspond to a registered memory region"},
     {715, "CUDA_ERROR_ILLEGAL_INSTRUCTION",
      "an illegal instruction was encountered"},
     {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
@@ -149,9 +166,23 @@ CUresult injected(const char *Entry) {
 
 /// The answer every entry point starts with: a kernel's fault, or a
 /// failure asked for by name.
+void reportCalls() {
+  std::lock_guard<std::mutex> Guard(Lock);
+  for (const auto &[Entry, Count] : Calls)
+    std::fprintf(stderr, "fake-cuda: %s called %lu times\n", Entry.c_str(),
+                 Count);
+}
+
 CUresult enter(const char *Entry) {
   {
     std::lock_guard<std::mutex> Guard(Lock);
+    ++Calls[Entry];
+    if (!ReportInstalled) {
+      ReportInstalled = true;
+      const char *Count = std::getenv("FAKE_CUDA_COUNT");
+      if (Count && std::strcmp(Count, "1") == 0)
+        std::atexit(reportCalls);
+    }
     if (Sticky)
       return Sticky;
   }
@@ -213,6 +244,33 @@ CUresult finish(CUstream Stream, bool Block) {
   return Failed
 
 extern "C" {
+
+__attribute__((visibility("default"))) unsigned long
+fake_cuda_call_count(const char *Entry) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Calls.find(Entry);
+  return It == Calls.end() ? 0 : It->second;
+}
+
+CUresult fake_cuMemHostRegister(void *Ptr, size_t Bytes, unsigned) {
+  ENTER("cuMemHostRegister");
+  if (!Ptr || !Bytes)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::mutex> Guard(Lock);
+  trace("cuMemHostRegister %zu bytes", Bytes);
+  return Registered.emplace(Ptr, Bytes).second
+             ? CUDA_SUCCESS
+             : CUresult(712); // CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
+}
+
+CUresult fake_cuMemHostUnregister(void *Ptr) {
+  ENTER("cuMemHostUnregister");
+  std::lock_guard<std::mutex> Guard(Lock);
+  trace("cuMemHostUnregister");
+  return Registered.erase(Ptr)
+             ? CUDA_SUCCESS
+             : CUresult(713); // CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED
+}
 
 CUresult fake_cuInit(unsigned) {
   ENTER("cuInit");
