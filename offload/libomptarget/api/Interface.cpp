@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/Policy.h"
+#include "api/TargetTasks.h"
 #include "diagnostics/Diagnostics.h"
 #include "diagnostics/Profiler.h"
 #include "mapping/DataMapping.h"
@@ -213,6 +214,7 @@ int legacyTarget(const ident_t *Loc, int64_t DeviceId, void *HostPtr,
 
 OFFLOAD_API void __tgt_register_lib(__tgt_bin_desc *Desc) {
   Runtime::get().registerLibrary(Desc);
+  chooseTargetTaskThreads(Runtime::get());
 }
 
 OFFLOAD_API void __tgt_unregister_lib(__tgt_bin_desc *Desc) {
