@@ -47,6 +47,7 @@
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelTimeout.h"
 #include "gpu/LaunchKnobs.h"
+#include "gpu/PinnedHostMemory.h"
 
 #include <algorithm>
 #include <atomic>
@@ -374,10 +375,24 @@ public:
     return Status::ok();
   }
 
+  Status lockHostMemory(void *HostPtr, uint64_t Size, void *&Locked) override {
+    return Pinned.lock(HostPtr, Size, Locked);
+  }
+  Status unlockHostMemory(void *HostPtr) override {
+    return Pinned.unlock(HostPtr);
+  }
+
   Status dataSubmit(void *DevicePtr, const void *HostPtr, int64_t Size,
                     __tgt_async_info *) override {
     std::string What =
         "copying " + std::to_string(Size) + " bytes to the device";
+    // Locked memory is the copy engine's to read: no staging buffer.
+    void *Locked = nullptr;
+    if (Size > 0 && Pinned.isLocked(HostPtr, uint64_t(Size), Locked)) {
+      bool Abandoned = false;
+      return copy(DevicePtr, Agent, Locked, HostAgent, size_t(Size), What,
+                  Abandoned);
+    }
     return throughStaging(Size, What, [&](void *Staging, bool &Abandoned) {
       std::memcpy(Staging, HostPtr, size_t(Size));
       return copy(DevicePtr, Agent, Staging, HostAgent, size_t(Size), What,
@@ -389,6 +404,12 @@ public:
                       __tgt_async_info *) override {
     std::string What =
         "copying " + std::to_string(Size) + " bytes from the device";
+    void *Locked = nullptr;
+    if (Size > 0 && Pinned.isLocked(HostPtr, uint64_t(Size), Locked)) {
+      bool Abandoned = false;
+      return copy(Locked, HostAgent, DevicePtr, Agent, size_t(Size), What,
+                  Abandoned);
+    }
     return throughStaging(Size, What, [&](void *Staging, bool &Abandoned) {
       if (Status S = copy(Staging, HostAgent, DevicePtr, Agent, size_t(Size),
                           What, Abandoned))
@@ -792,6 +813,27 @@ private:
     return Status::ok();
   }
 
+  /// Page-locks host memory with hsa_amd_memory_lock for this device's
+  /// agent (an optional entry point: runtimes without it refuse with a
+  /// message naming it).
+  Status lockWithRuntime(void *Ptr, uint64_t Size, void *&AgentPtr) {
+    if (!API.hsa_amd_memory_lock || !API.hsa_amd_memory_unlock)
+      return Status::error("%s: cannot lock host memory: the HSA runtime has "
+                           "no hsa_amd_memory_lock/hsa_amd_memory_unlock",
+                           deviceText().c_str());
+    if (hsa_status_t S =
+            API.hsa_amd_memory_lock(Ptr, size_t(Size), &Agent, 1, &AgentPtr))
+      return failure("hsa_amd_memory_lock", S,
+                     "locking " + std::to_string(Size) +
+                         " bytes of host memory");
+    return Status::ok();
+  }
+  Status unlockWithRuntime(void *Ptr) {
+    if (hsa_status_t S = API.hsa_amd_memory_unlock(Ptr))
+      return failure("hsa_amd_memory_unlock", S);
+    return Status::ok();
+  }
+
   /// allocate() with the reason for a failure in \p Error.
   void *allocateOrExplain(uint64_t Size, AllocKind Kind, Status &Error) {
     std::string For = "for " + std::to_string(Size) + " bytes";
@@ -932,6 +974,11 @@ private:
   Guarded<std::vector<std::unique_ptr<AMDGPUKernel>>> Kernels;
   /// Device allocations (AllocKind::Device); set by initialize().
   std::unique_ptr<DeviceMemoryPool> Pool;
+  /// Host memory locked through lockHostMemory.
+  PinnedHostMemory Pinned{[this](void *Ptr, uint64_t Size, void *&AgentPtr) {
+                            return lockWithRuntime(Ptr, Size, AgentPtr);
+                          },
+                          [this](void *Ptr) { return unlockWithRuntime(Ptr); }};
 };
 
 /// The plugin object: GPUPlugin with the HSA runtime and AMDGPUDevice.

@@ -29,6 +29,14 @@ std::unique_ptr<HSARuntime> HSARuntime::load(const std::string &Path) {
   if (!Runtime->open(Path, "HSA runtime", Table,
                      sizeof(Table) / sizeof(Table[0])))
     return Runtime;
+  const DriverSymbol Optional[] = {
+#define OFFLOAD_HSA_ENTRY(Name, Result, Params)                                \
+  {#Name, reinterpret_cast<void **>(&API.Name)},
+      OFFLOAD_HSA_OPTIONAL_FUNCTIONS(OFFLOAD_HSA_ENTRY)
+#undef OFFLOAD_HSA_ENTRY
+  };
+  Runtime->Library->resolveOptional(Optional,
+                                    sizeof(Optional) / sizeof(Optional[0]));
   if (hsa_status_t Status = API.hsa_init()) {
     Runtime->Reason = "the HSA runtime '" + Path +
                       "' failed to initialize (no AMD GPU driver, /dev/kfd, "

@@ -209,11 +209,19 @@ typedef void (*hsa_queue_callback_t)(hsa_status_t, hsa_queue_t *, void *);
     (hsa_executable_symbol_t, int, void *))                                    \
   F(hsa_executable_destroy, hsa_status_t, (hsa_executable_t))
 
+// Entry points the plugin works without (null when the library lacks
+// them): page-locking host memory (llvm_omp_target_lock_mem).
+#define OFFLOAD_HSA_OPTIONAL_FUNCTIONS(F)                                      \
+  F(hsa_amd_memory_lock, hsa_status_t,                                         \
+    (void *, size_t, hsa_agent_t *, int, void **))                             \
+  F(hsa_amd_memory_unlock, hsa_status_t, (void *))
+
 /// The resolved entry points.
 struct HSAAPI {
 #define OFFLOAD_HSA_DECLARE(Name, Result, Params)                              \
   Result(*Name) Params = nullptr;
   OFFLOAD_HSA_FUNCTIONS(OFFLOAD_HSA_DECLARE)
+  OFFLOAD_HSA_OPTIONAL_FUNCTIONS(OFFLOAD_HSA_DECLARE)
 #undef OFFLOAD_HSA_DECLARE
 };
 

@@ -19,6 +19,14 @@
 // FAKE_HSA_TRACE=1 prints kernel lookups and dispatches on stderr, each line
 // starting with "fake-hsa: ".
 //
+// Every entry point counts its calls, and allocations from the GPU agent's
+// pool are also counted as "hsa_amd_memory_pool_allocate(device)":
+// fake_hsa_call_count(<entry>) (exported) answers how many there were, and
+// FAKE_HSA_COUNT=1 prints "fake-hsa: <entry> called <n> times" for each, at
+// exit (after the exit handlers registered later, the plugin's included).
+// hsa_amd_memory_lock/unlock keep the locked ranges and refuse to unlock an
+// unknown pointer.
+//
 // FakeDriverUnsupported.cpp (test/arch-detect) answers entry points added to
 // the plugin's table later with an error until they are implemented here.
 #include "amdgpu/HSARuntime.h"
@@ -30,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -39,6 +48,7 @@ using namespace offload::plugin::hsa;
 #define FAKE_DECLARE(Name, Result, Params)                                     \
   extern "C" __attribute__((visibility("default"))) Result Name Params;
 OFFLOAD_HSA_FUNCTIONS(FAKE_DECLARE)
+OFFLOAD_HSA_OPTIONAL_FUNCTIONS(FAKE_DECLARE)
 
 namespace {
 
@@ -96,8 +106,34 @@ bool listed(const char *Variable, const std::string &Item) {
 
 bool failing(const char *Mode) { return listed("FAKE_HSA_FAIL", Mode); }
 
+/// Calls per entry point (see count()).
+std::mutex CountLock;
+std::map<std::string, unsigned long> Calls;
+bool ReportInstalled = false;
+/// Host ranges locked with hsa_amd_memory_lock: start and size.
+std::map<void *, size_t> Locked;
+
+void reportCalls() {
+  std::lock_guard<std::mutex> Guard(CountLock);
+  for (const auto &[Entry, Count] : Calls)
+    std::fprintf(stderr, "fake-hsa: %s called %lu times\n", Entry.c_str(),
+                 Count);
+}
+
+void count(const std::string &Entry) {
+  std::lock_guard<std::mutex> Guard(CountLock);
+  ++Calls[Entry];
+  if (ReportInstalled)
+    return;
+  ReportInstalled = true;
+  const char *Enabled = std::getenv("FAKE_HSA_COUNT");
+  if (Enabled && std::strcmp(Enabled, "1") == 0)
+    std::atexit(reportCalls);
+}
+
 /// The status FAKE_HSA_FAIL asks \p Entry to return ("<entry>=<code>").
 hsa_status_t injected(const char *Entry) {
+  count(Entry);
   const char *List = std::getenv("FAKE_HSA_FAIL");
   std::string Text = List ? List : "";
   std::string Key = std::string(Entry) + "=";
@@ -230,6 +266,32 @@ void ringDoorbell(FakeQueue &Queue, uint64_t Last) {
 
 extern "C" {
 
+__attribute__((visibility("default"))) unsigned long
+fake_hsa_call_count(const char *Entry) {
+  std::lock_guard<std::mutex> Guard(CountLock);
+  auto It = Calls.find(Entry);
+  return It == Calls.end() ? 0 : It->second;
+}
+
+hsa_status_t hsa_amd_memory_lock(void *Ptr, size_t Size, hsa_agent_t *, int,
+                                 void **AgentPtr) {
+  ENTER("hsa_amd_memory_lock");
+  if (!Ptr || !Size || !AgentPtr)
+    return ERROR_INVALID_ARGUMENT;
+  std::lock_guard<std::mutex> Guard(CountLock);
+  Locked[Ptr] = Size;
+  // The real runtime answers the address the GPU uses, which on most
+  // systems is the host address itself.
+  *AgentPtr = Ptr;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_unlock(void *Ptr) {
+  ENTER("hsa_amd_memory_unlock");
+  std::lock_guard<std::mutex> Guard(CountLock);
+  return Locked.erase(Ptr) ? HSA_STATUS_SUCCESS : ERROR_INVALID_ARGUMENT;
+}
+
 hsa_status_t hsa_init() {
   ENTER("hsa_init");
   return HSA_STATUS_SUCCESS;
@@ -335,6 +397,8 @@ hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t Pool,
 hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t Pool,
                                           size_t Size, uint32_t, void **Ptr) {
   ENTER("hsa_amd_memory_pool_allocate");
+  if (Pool.handle == DevicePool)
+    count("hsa_amd_memory_pool_allocate(device)");
   if (Pool.handle == DevicePool && failing("alloc"))
     return ERROR_OUT_OF_RESOURCES;
   *Ptr = std::calloc(1, Size ? Size : 1);
