@@ -40,7 +40,8 @@ namespace hostservice {
 #define OMPX_HOST_SERVICE_SYMBOL "__omp_rtl_host_service"
 
 constexpr uint64_t RingMagic = 0x31474e4952585048ull; // "HPXRING1"
-constexpr uint32_t DefaultSlots = 32;
+/// At least a warp (wavefront) of slots: see openmp/device/gpu/HostService.cpp.
+constexpr uint32_t DefaultSlots = 64;
 constexpr uint32_t SlotBytes = 8192;
 
 enum Opcode : uint32_t {

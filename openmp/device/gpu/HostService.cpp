@@ -30,6 +30,39 @@ uint64_t loadSequence(Slot *S) {
                                 __MEMORY_SCOPE_SYSTEM);
 }
 
+/// \p Value as the lowest active lane of \p Mask has it.
+uint64_t fromFirstLane(uint64_t Mask, uint64_t Value) {
+#if defined(__AMDGPU__)
+  (void)Mask;
+  uint32_t Low = __builtin_amdgcn_readfirstlane(uint32_t(Value));
+  uint32_t High = __builtin_amdgcn_readfirstlane(uint32_t(Value >> 32));
+  return uint64_t(High) << 32 | Low;
+#else
+  int32_t Leader = __builtin_ctzll(Mask);
+  uint32_t Low =
+      __nvvm_shfl_sync_idx_i32(uint32_t(Mask), uint32_t(Value), Leader, 0x1f);
+  uint32_t High = __nvvm_shfl_sync_idx_i32(uint32_t(Mask),
+                                           uint32_t(Value >> 32), Leader, 0x1f);
+  return uint64_t(High) << 32 | Low;
+#endif
+}
+
+/// The next ticket of each active lane. One atomic per warp gives the
+/// warp consecutive tickets: lanes of a wavefront that wait in lockstep
+/// never wait for a slot another of its lanes holds, as long as the ring
+/// has at least a warp's worth of slots.
+uint64_t takeTicket(HostServiceRing *Ring) {
+  uint64_t Mask = gpu::activeMask();
+  uint32_t Lane = gpu::laneId();
+  uint64_t Below = Lane ? Mask & (~uint64_t(0) >> (64 - Lane)) : 0;
+  uint64_t First = 0;
+  if (Below == 0)
+    First = __scoped_atomic_fetch_add(&Ring->NextTicket,
+                                      uint64_t(__builtin_popcountll(Mask)),
+                                      __ATOMIC_RELAXED, __MEMORY_SCOPE_SYSTEM);
+  return fromFirstLane(Mask, First) + __builtin_popcountll(Below);
+}
+
 } // namespace
 
 Request hostservice::claim(uint32_t Op) {
@@ -37,8 +70,7 @@ Request hostservice::claim(uint32_t Op) {
   HostServiceRing *Ring = __omp_rtl_host_service;
   if (!Ring || Ring->Magic != RingMagic || Ring->NumSlots == 0)
     return R;
-  R.Ticket = __scoped_atomic_fetch_add(&Ring->NextTicket, uint64_t(1),
-                                       __ATOMIC_RELAXED, __MEMORY_SCOPE_SYSTEM);
+  R.Ticket = takeTicket(Ring);
   R.Claimed = &Ring->Slots[R.Ticket % Ring->NumSlots];
   // The host frees the slot when it has served the ticket one round before.
   while (loadSequence(R.Claimed) != R.Ticket)
