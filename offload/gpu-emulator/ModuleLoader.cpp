@@ -78,22 +78,27 @@ void registerWritableData(LoadedModule &M) {
 
 } // namespace
 
-int loadModule(const void *Image, LoadedModule *&Out) {
+int loadModule(const void *Image, LoadedModule *&Out, uint16_t Machine) {
   Elf64_Ehdr Header;
   std::memcpy(&Header, Image, sizeof(Header));
   if (std::memcmp(Header.e_ident, ELFMAG, SELFMAG)) {
     fprintf(stderr, "gpu-emulator: the image is not an ELF file\n");
     return 200; // CUDA_ERROR_INVALID_IMAGE
   }
-  // The wrapper marks emulated images with the CUDA machine number so that
-  // the runtime routes them to the CUDA plugin; a cubin is an executable.
-  if (Header.e_machine != EM_CUDA || Header.e_type != ET_DYN) {
+  // The wrapper marks emulated images with the GPU's machine number so that
+  // the runtime routes them to the GPU's plugin; a cubin is an executable,
+  // and a real AMDGPU code object, a shared object too, is for the HSA
+  // operating system (ELFOSABI_AMDGPU_HSA) where ours are for the host's.
+  if (Header.e_machine != Machine || Header.e_type != ET_DYN ||
+      Header.e_ident[EI_OSABI] != ELFOSABI_SYSV) {
     fprintf(stderr,
             "gpu-emulator: the image is not an emulated image (ELF "
-            "machine %u, type %u); link with "
-            "-Xoffload-linker-nvptx64-nvidia-cuda --offload-emulate "
-            "(and -foffload-lto)\n",
-            unsigned(Header.e_machine), unsigned(Header.e_type));
+            "machine %u, type %u); link with %s\n",
+            unsigned(Header.e_machine), unsigned(Header.e_type),
+            Machine == AMDGPUMachine
+                ? "-Xoffload-linker-amdgcn-amd-amdhsa --offload-emulate"
+                : "-Xoffload-linker-nvptx64-nvidia-cuda --offload-emulate "
+                  "(and -foffload-lto)");
     return 209; // CUDA_ERROR_NO_BINARY_FOR_GPU
   }
   exportEmulatorSymbols();

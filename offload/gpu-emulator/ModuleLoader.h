@@ -38,11 +38,17 @@ struct KernelFunction {
   const uint64_t *Params = nullptr;
 };
 
-/// Loads the image at \p Image. Returns a CUDA error code: 0,
-/// CUDA_ERROR_INVALID_IMAGE for something that is not a shared object,
-/// CUDA_ERROR_NO_BINARY_FOR_GPU for one that is not an emulated image (a
-/// cubin, or an older emulator's); the reason is printed to stderr.
-int loadModule(const void *Image, LoadedModule *&Out);
+/// ELF machine numbers the wrapper marks emulated images with: that of a
+/// cubin (the CUDA driver's images) or of an AMDGPU code object (HSA's).
+constexpr uint16_t CUDAMachine = 190, AMDGPUMachine = 224;
+
+/// Loads the image at \p Image, which must be marked with \p Machine.
+/// Returns a CUDA error code: 0, CUDA_ERROR_INVALID_IMAGE for something
+/// that is not a shared object, CUDA_ERROR_NO_BINARY_FOR_GPU for one that
+/// is not an emulated image (a cubin or code object, or an older
+/// emulator's); the reason is printed to stderr.
+int loadModule(const void *Image, LoadedModule *&Out,
+               uint16_t Machine = CUDAMachine);
 void unloadModule(LoadedModule *Module);
 
 /// CUDA_ERROR_NOT_FOUND (500) when \p Name is not a kernel of \p Module.

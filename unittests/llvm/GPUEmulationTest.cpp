@@ -275,13 +275,13 @@ declare double @__nv_sin(double)
             "defines and the GPU emulator does not provide");
 }
 
-TEST_F(GPUEmulationTest, OnlyNVPTXModules) {
+TEST_F(GPUEmulationTest, OnlyNVPTXAndAMDGCNModules) {
   std::unique_ptr<Module> M = parse("");
   ASSERT_TRUE(M);
-  M->setTargetTriple(Triple("amdgcn-amd-amdhsa"));
+  M->setTargetTriple(Triple("spirv64-unknown-unknown"));
   EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
-            "the GPU emulator runs nvptx64 images; this module is for "
-            "'amdgcn-amd-amdhsa'");
+            "the GPU emulator runs nvptx64 and amdgcn images; this module is "
+            "for 'spirv64-unknown-unknown'");
 }
 
 } // namespace

@@ -20,6 +20,7 @@
 
 #include "CommandRunner.h"
 #include "DeviceLinker.h"
+#include "EmulatedGPULink.h"
 #include "GPUBitcodeLinker.h"
 #include "GPUDeviceLinkers.h"
 #include "TempFiles.h"
@@ -54,7 +55,9 @@ public:
     Expected<GPULinkOptions> OptionsOrErr = parseGPULinkOptions(Job, Paths);
     if (!OptionsOrErr)
       return OptionsOrErr.takeError();
-    const GPULinkOptions &Options = *OptionsOrErr;
+    GPULinkOptions &Options = *OptionsOrErr;
+    if (takeEmulateOption(Options))
+      return linkEmulatedGPUImage(Job, Options, Paths, Runner);
 
     Expected<std::string> Lld =
         findAMDGPULinker(Paths, "the device link of " + What);

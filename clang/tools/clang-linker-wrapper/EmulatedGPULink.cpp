@@ -59,11 +59,12 @@ Expected<SmallString<0>> emulatedObject(StringRef Bitcode, StringRef What) {
   return offload::emitObject(**M);
 }
 
-/// Gives the linked image at \p Path the ELF machine of a cubin (EM_CUDA).
-/// The offload runtime hands images to plugins by machine number, and an
-/// x86-64 shared object would go to the CPU device; the emulator's loader
-/// restores EM_X86_64 in its copy before loading it.
-Error markAsCUDAImage(StringRef Path) {
+/// Gives the linked image at \p Path the ELF machine of the GPU's own images
+/// (\p Machine: EM_CUDA for a cubin, EM_AMDGPU for a code object). The
+/// offload runtime hands images to plugins by machine number, and an x86-64
+/// shared object would go to the CPU device; the emulator's loader restores
+/// EM_X86_64 in its copy before loading it.
+Error markAsGPUImage(StringRef Path, uint16_t Machine) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Image =
       MemoryBuffer::getFile(Path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
@@ -75,8 +76,8 @@ Error markAsCUDAImage(StringRef Path) {
       uint8_t(Bytes[18]) != ELF::EM_X86_64 || Bytes[19] != 0)
     return createStringError("the emulated image '" + Path +
                              "' is not an x86-64 ELF file");
-  Bytes[18] = char(ELF::EM_CUDA & 0xff);
-  Bytes[19] = char(ELF::EM_CUDA >> 8);
+  Bytes[18] = char(Machine & 0xff);
+  Bytes[19] = char(Machine >> 8);
   std::error_code EC;
   raw_fd_ostream OS(Path, EC);
   if (!EC)
@@ -114,8 +115,8 @@ Error linkEmulatedGPUImage(const DeviceLinkJob &Job,
   if (!Others.empty())
     return createStringError(
         "the GPU emulator needs the device code of " + What +
-        " as bitcode, but '" + Others.front() +
-        "' is compiled GPU code; compile with -foffload-lto");
+        " as bitcode, but '" + Others.front() + "' is compiled GPU code" +
+        (Job.Triple.isNVPTX() ? "; compile with -foffload-lto" : ""));
 
   std::string ObjectPath = Job.Output + "-emulated.o";
   std::optional<ScopedTempFile> Object;
@@ -141,7 +142,10 @@ Error linkEmulatedGPUImage(const DeviceLinkJob &Job,
                                    "now", "-o",      Job.Output,   ObjectPath};
   if (Error E = Runner.run(Argv, "ld.lld for the emulated " + What))
     return E;
-  return Runner.isDryRun() ? Error::success() : markAsCUDAImage(Job.Output);
+  if (Runner.isDryRun())
+    return Error::success();
+  return markAsGPUImage(Job.Output,
+                        Job.Triple.isAMDGCN() ? ELF::EM_AMDGPU : ELF::EM_CUDA);
 }
 
 } // namespace wrapper

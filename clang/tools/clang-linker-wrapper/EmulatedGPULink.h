@@ -7,9 +7,11 @@
 //===----------------------------------------------------------------------===//
 //
 // `--offload-emulate` among a GPU link's device-linker options (from
-// `-Xoffload-linker-nvptx64-nvidia-cuda --offload-emulate`) makes the link
-// produce, in place of a cubin, a host shared object that the GPU emulator's
-// libcuda.so.1 (offload/gpu-emulator) loads: the same LTO of the device
+// `-Xoffload-linker-nvptx64-nvidia-cuda --offload-emulate` or
+// `-Xoffload-linker-amdgcn-amd-amdhsa --offload-emulate`) makes the link
+// produce, in place of a cubin or code object, a host shared object that
+// the GPU emulator's libcuda.so.1 or libhsa-runtime64.so.1
+// (offload/gpu-emulator) loads: the same LTO of the device
 // bitcode and the device runtime, then the retargeting pass of
 // llvm/lib/GPUEmulation, host code generation and `ld.lld -shared`.
 //
@@ -33,6 +35,7 @@ bool takeEmulateOption(GPULinkOptions &Options);
 
 /// Links \p Job into a host shared object for the GPU emulator (job output).
 /// Every input must be bitcode: a cubin cannot run on the host.
+/// The image is marked with the GPU's ELF machine (EM_CUDA, EM_AMDGPU).
 llvm::Error linkEmulatedGPUImage(const DeviceLinkJob &Job,
                                  const GPULinkOptions &Options,
                                  const ToolchainPaths &Paths,

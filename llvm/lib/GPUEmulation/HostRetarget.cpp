@@ -19,6 +19,7 @@
 #include "offload/GPUEmulation/EmulatorABI.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -34,7 +35,8 @@ namespace offload {
 namespace gpuemu {
 namespace {
 
-constexpr unsigned NVPTXSharedAddressSpace = 3;
+/// Team-shared memory (LDS on AMD GPUs) on both targets.
+constexpr unsigned SharedAddressSpace = 3;
 
 /// Functions an emulated image may leave undefined: the emulator's, and the
 /// C library's memory functions that code generation calls for llvm.mem*.
@@ -55,8 +57,10 @@ void dropGPUTargetDetails(Module &M) {
       if (auto *Call = dyn_cast<CallBase>(U))
         Call->setCallingConv(F.getCallingConv());
   }
-  if (NamedMDNode *Annotations = M.getNamedMetadata("nvvm.annotations"))
-    M.eraseNamedMetadata(Annotations);
+  for (StringRef Name : {"nvvm.annotations", "amdgpu.printf.format",
+                         "amdhsa.code.object.version"})
+    if (NamedMDNode *Node = M.getNamedMetadata(Name))
+      M.eraseNamedMetadata(Node);
   // The plugins write kernel and device environments after loading; a
   // read-only section would fault.
   for (GlobalVariable &G : M.globals())
@@ -79,6 +83,32 @@ Error setHostTarget(Module &M, const Triple &Host) {
 
 } // namespace
 
+bool lowerEmptyAsm(CallInst &Call) {
+  auto *Asm = dyn_cast<InlineAsm>(Call.getCalledOperand());
+  if (!Asm || !StringRef(Asm->getAsmString()).trim().empty())
+    return false;
+  unsigned Outputs = 0, TiedInputs = 0, Inputs = 0;
+  for (const InlineAsm::ConstraintInfo &C : Asm->ParseConstraints()) {
+    if (C.Type == InlineAsm::isOutput)
+      ++Outputs;
+    else if (C.Type == InlineAsm::isInput) {
+      ++Inputs;
+      TiedInputs +=
+          C.hasMatchingInput() || (C.Codes.size() == 1 && C.Codes[0] == "0");
+    }
+  }
+  if (Outputs == 0 && Inputs == 0 && Call.getType()->isVoidTy()) {
+    Call.eraseFromParent();
+    return true;
+  }
+  if (Outputs != 1 || Inputs != 1 || TiedInputs != 1 ||
+      Call.getType() != Call.getArgOperand(0)->getType())
+    return false;
+  Call.replaceAllUsesWith(Call.getArgOperand(0));
+  Call.eraseFromParent();
+  return true;
+}
+
 Error checkNoUnresolvedCalls(const Module &M) {
   for (const Function &F : M) {
     if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty() ||
@@ -99,18 +129,19 @@ Error checkNoUnresolvedCalls(const Module &M) {
 }
 
 Error retargetToHost(Module &M, const Triple &Host) {
-  if (!M.getTargetTriple().isNVPTX())
-    return createStringError("the GPU emulator runs nvptx64 images; this "
-                             "module is for '" +
+  bool AMDGPU = M.getTargetTriple().isAMDGCN();
+  if (!M.getTargetTriple().isNVPTX() && !AMDGPU)
+    return createStringError("the GPU emulator runs nvptx64 and amdgcn "
+                             "images; this module is for '" +
                              M.getTargetTriple().str() + "'");
-  if (Error E = lowerNVPTXIntrinsics(M))
+  if (Error E = AMDGPU ? lowerAMDGPUIntrinsics(M) : lowerNVPTXIntrinsics(M))
     return E;
   dropGPUTargetDetails(M);
   if (Error E = setHostTarget(M, Host))
     return E;
-  if (Error E = lowerSharedMemory(M, NVPTXSharedAddressSpace))
+  if (Error E = lowerSharedMemory(M, SharedAddressSpace))
     return E;
-  if (Error E = addKernelEntries(M))
+  if (Error E = AMDGPU ? addAMDGPUKernelEntries(M) : addKernelEntries(M))
     return E;
   auto *Version = new GlobalVariable(
       M, Type::getInt32Ty(M.getContext()), /*isConstant=*/true,

@@ -142,6 +142,8 @@ public:
 
   /// The inline assembly the NVPTX device runtime uses; false for any other.
   bool lowerAsm(CallInst *Call, const InlineAsm &Asm) {
+    if (lowerEmptyAsm(*Call))
+      return true;
     StringRef Text = StringRef(Asm.getAsmString()).trim();
     if (Text != "mov.u32 $0, %dynamic_smem_size;")
       return false;

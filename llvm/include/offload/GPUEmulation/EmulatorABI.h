@@ -40,6 +40,17 @@ constexpr const char *EntryPrefix = "__gpuemu_entry_";
 /// launch runs later, on the stream's thread).
 constexpr const char *ParamsPrefix = "__gpuemu_params_";
 
+/// amdgcn images only. Each kernel K also exports its kernel descriptor
+/// `K.kd` (the name HSA looks kernels up by): 64 bytes whose first three
+/// uint32_t are, as in an AMDGPU code object, the static group (LDS)
+/// segment size, the private segment size and the kernarg segment size.
+/// Its __gpuemu_entry_K takes `void *Params[2]`: the kernarg segment (the
+/// explicit arguments at their natural alignment, then the implicit ones at
+/// the next multiple of 8) and the AQL dispatch packet.
+constexpr const char *KernelDescriptorSuffix = ".kd";
+constexpr uint32_t KernelDescriptorBytes = 64;
+constexpr uint32_t ImplicitArgumentBytes = 256;
+
 /// Special registers read through __gpuemu_sreg.
 enum class SReg : uint32_t {
   TidX,
@@ -95,6 +106,13 @@ uint64_t __gpuemu_shfl(uint32_t Kind, uint32_t Mask, uint32_t Value, uint32_t B,
 uint32_t __gpuemu_vote(uint32_t Kind, uint32_t Mask, uint32_t Predicate);
 uint32_t __gpuemu_activemask();
 void __gpuemu_syncwarp(uint32_t Mask);
+/// Wavefront operations (amdgcn): like activemask, the lanes that reach
+/// them together take part (the wavefront's EXEC mask).
+uint64_t __gpuemu_activemask64();
+uint64_t __gpuemu_wave_ballot(uint32_t Predicate);
+/// \p Value of lane \p SourceLane (modulo the wavefront size; ~0u: the
+/// first lane taking part), as ds_bpermute and readlane read it.
+uint32_t __gpuemu_wave_permute(uint32_t SourceLane, uint32_t Value);
 /// Lets the other threads of the block run (nanosleep, spin-waits).
 void __gpuemu_yield();
 [[noreturn]] void __gpuemu_trap();

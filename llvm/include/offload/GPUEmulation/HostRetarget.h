@@ -22,14 +22,16 @@
 #include "llvm/TargetParser/Triple.h"
 
 namespace llvm {
+class CallInst;
+class GlobalVariable;
 class Module;
 } // namespace llvm
 
 namespace offload {
 namespace gpuemu {
 
-/// Retargets the nvptx64 module \p M to \p Host (x86_64 Linux): every step
-/// below, then the host triple and data layout, no GPU calling conventions
+/// Retargets the nvptx64 or amdgcn module \p M to \p Host (x86_64 Linux): every
+/// step below, then the host triple and data layout, no GPU calling conventions
 /// or target attributes. Fails naming the first construct it cannot handle
 /// (intrinsic, inline assembly, undefined function) and where it is used.
 llvm::Error retargetToHost(llvm::Module &M, const llvm::Triple &Host);
@@ -40,6 +42,23 @@ llvm::Error retargetToHost(llvm::Module &M, const llvm::Triple &Host);
 /// intrinsic or inline assembly.
 llvm::Error lowerNVPTXIntrinsics(llvm::Module &M);
 
+/// The amdgcn counterpart of lowerNVPTXIntrinsics: llvm.amdgcn.* (ids,
+/// dispatch and kernarg pointers, barriers, wavefront operations, sleep,
+/// clocks), llvm.trap; private-address-space stack variables become host
+/// ones. Fails on any other llvm.amdgcn intrinsic and on inline assembly.
+llvm::Error lowerAMDGPUIntrinsics(llvm::Module &M);
+
+/// The launch slots of an amdgcn image (a thread-local array of pointers,
+/// indexed below), which its kernels' entry points fill and the lowered
+/// pointer intrinsics read.
+enum : unsigned {
+  LaunchSlotKernarg,
+  LaunchSlotPacket,
+  LaunchSlotImplicit,
+  LaunchSlotCount
+};
+llvm::GlobalVariable &amdgpuLaunchSlots(llvm::Module &M);
+
 /// Moves the team-shared (address space 3) globals into the block's shared
 /// segment: each becomes an offset from __gpuemu_shared_base(); external
 /// zero-sized ones (dynamic shared memory) start after the static ones.
@@ -49,6 +68,19 @@ llvm::Error lowerSharedMemory(llvm::Module &M, unsigned SharedAddressSpace);
 /// Gives each kernel (ptx_kernel calling convention) a host calling
 /// convention and an exported __gpuemu_entry_<kernel>(void **Params).
 llvm::Error addKernelEntries(llvm::Module &M);
+
+/// For each amdgcn kernel (amdgpu_kernel calling convention): a host
+/// calling convention, the entry __gpuemu_entry_<kernel>(void *Params[2])
+/// reading the arguments from the kernarg segment, and the kernel
+/// descriptor <kernel>.kd (EmulatorABI.h). Needs the final data layout and
+/// __gpuemu_shared_size.
+llvm::Error addAMDGPUKernelEntries(llvm::Module &M);
+
+/// Removes \p Call when it is inline assembly with an empty template that
+/// only hides a value from the optimiser (one output tied to one input,
+/// which it returns) or only orders the compiler's memory accesses (no
+/// operands); both mean nothing on the host. False for any other call.
+bool lowerEmptyAsm(llvm::CallInst &Call);
 
 /// Fails naming the first function the module declares but does not define
 /// and the emulator does not provide.

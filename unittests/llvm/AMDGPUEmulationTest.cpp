@@ -1,0 +1,251 @@
+//===- AMDGPUEmulationTest.cpp - Retargeting amdgcn IR to the emulator ----===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestHelpers.h"
+
+#include "offload/GPUEmulation/EmulatorABI.h"
+#include "offload/GPUEmulation/HostRetarget.h"
+#include "offload/Offloading/ObjectEmitter.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include "gtest/gtest.h"
+
+using namespace llvm;
+
+namespace {
+
+constexpr const char *Header = R"(
+target datalayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128:128:48-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
+target triple = "amdgcn-amd-amdhsa"
+)";
+
+class AMDGPUEmulationTest : public ::testing::Test {
+protected:
+  void SetUp() override { offload::initializeAllTargetsOnce(); }
+
+  std::unique_ptr<Module> parse(StringRef Body) {
+    SMDiagnostic Diag;
+    std::unique_ptr<Module> M =
+        parseAssemblyString((Twine(Header) + Body).str(), Diag, Ctx);
+    if (!M)
+      ADD_FAILURE() << Diag.getMessage().str();
+    return M;
+  }
+
+  Error retarget(Module &M) {
+    return offload::gpuemu::retargetToHost(M,
+                                           Triple("x86_64-unknown-linux-gnu"));
+  }
+
+  static std::vector<std::string> callees(Function &F) {
+    std::vector<std::string> Names;
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Function *Callee = Call->getCalledFunction())
+          Names.push_back(Callee->getName().str());
+    return Names;
+  }
+
+  static std::vector<uint32_t> words(const GlobalVariable &G) {
+    auto *Table = cast<ConstantDataArray>(G.getInitializer());
+    std::vector<uint32_t> Words;
+    for (unsigned I = 0; I < Table->getNumElements(); ++I)
+      Words.push_back(uint32_t(Table->getElementAsInteger(I)));
+    return Words;
+  }
+
+  LLVMContext Ctx;
+};
+
+TEST_F(AMDGPUEmulationTest, IntrinsicsBecomeEmulatorCalls) {
+  std::unique_ptr<Module> M = parse(R"(
+define amdgpu_kernel void @k(ptr %out, i32 %v) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %bid = call i32 @llvm.amdgcn.workgroup.id.y()
+  call void @llvm.amdgcn.s.barrier()
+  call void @llvm.amdgcn.wave.barrier()
+  %exec = call i64 @llvm.amdgcn.ballot.i64(i1 true)
+  %p = call i32 @llvm.amdgcn.ds.bpermute(i32 8, i32 %v)
+  %f = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %v)
+  call void @llvm.amdgcn.s.sleep(i32 1)
+  %t = call i64 @llvm.amdgcn.s.memtime()
+  %s1 = add i32 %tid, %bid
+  %s2 = add i32 %s1, %p
+  %s3 = add i32 %s2, %f
+  store i32 %s3, ptr %out
+  store i64 %exec, ptr %out
+  store i64 %t, ptr %out
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.workgroup.id.y()
+declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.wave.barrier()
+declare i64 @llvm.amdgcn.ballot.i64(i1)
+declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+declare void @llvm.amdgcn.s.sleep(i32)
+declare i64 @llvm.amdgcn.s.memtime()
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  EXPECT_EQ(M->getTargetTriple().str(), "x86_64-unknown-linux-gnu");
+  Function *K = M->getFunction("k");
+  ASSERT_TRUE(K);
+  EXPECT_EQ(K->getCallingConv(), CallingConv::C);
+  EXPECT_EQ(callees(*K),
+            (std::vector<std::string>{
+                "__gpuemu_sreg", "__gpuemu_sreg", "__gpuemu_barrier",
+                "__gpuemu_wave_ballot", "__gpuemu_wave_permute",
+                "__gpuemu_wave_permute", "__gpuemu_yield", "__gpuemu_sreg"}));
+  for (Function &F : *M)
+    EXPECT_FALSE(F.getName().starts_with("llvm.amdgcn")) << F.getName().str();
+  // ds_bpermute's byte address 8 is lane 2; readfirstlane asks for the
+  // first lane taking part (~0u).
+  std::vector<uint64_t> Lanes;
+  for (Instruction &I : instructions(*K))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (Call->getCalledFunction()->getName() == "__gpuemu_wave_permute")
+        Lanes.push_back(
+            cast<ConstantInt>(Call->getArgOperand(0))->getZExtValue());
+  EXPECT_EQ(Lanes, (std::vector<uint64_t>{2, 0xffffffffu}));
+  Expected<SmallString<0>> Object = offload::emitObject(*M);
+  ASSERT_TRUE(!!Object) << toString(Object.takeError());
+}
+
+TEST_F(AMDGPUEmulationTest, KernelsGetEntriesAndDescriptors) {
+  std::unique_ptr<Module> M = parse(R"(
+@lds = internal addrspace(3) global [10 x i32] undef, align 4
+define amdgpu_kernel void @k(ptr %a, i32 %b, i64 %c) {
+  store i32 %b, ptr addrspace(3) @lds
+  %d = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
+  %i = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
+  %x = load i16, ptr addrspace(4) %d
+  %y = load i16, ptr addrspace(4) %i
+  %z = add i16 %x, %y
+  store i16 %z, ptr %a
+  ret void
+}
+declare ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
+declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  // Arguments at 0, 8 and 16: 24 explicit bytes, then 256 implicit ones.
+  auto *Descriptor = M->getNamedGlobal("k.kd");
+  ASSERT_TRUE(Descriptor);
+  std::vector<uint32_t> Words = words(*Descriptor);
+  ASSERT_EQ(Words.size(), 16u);
+  EXPECT_EQ(Words[0], 48u); // 40 bytes of LDS, padded for dynamic LDS
+  EXPECT_EQ(Words[1], 0u);
+  EXPECT_EQ(Words[2], 24u + 256u);
+  Function *Entry = M->getFunction("__gpuemu_entry_k");
+  ASSERT_TRUE(Entry);
+  // The entry loads each argument from its offset in the kernarg segment;
+  // the implicit arguments start at 24.
+  std::vector<uint64_t> Offsets;
+  for (Instruction &I : instructions(*Entry))
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(&I))
+      if (GEP->getSourceElementType()->isIntegerTy(8))
+        Offsets.push_back(
+            cast<ConstantInt>(GEP->getOperand(1))->getZExtValue());
+  EXPECT_EQ(Offsets, (std::vector<uint64_t>{0, 8, 16, 24}));
+  // The dispatch and implicit-argument pointers read the launch slots.
+  for (Instruction &I : instructions(*M->getFunction("k")))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      EXPECT_NE(Call->getCalledFunction()->getName(),
+                "llvm.amdgcn.dispatch.ptr");
+  GlobalVariable *Slots =
+      M->getGlobalVariable("__gpuemu_amdgpu_launch", /*AllowInternal=*/true);
+  ASSERT_TRUE(Slots);
+  EXPECT_TRUE(Slots->isThreadLocal());
+  Expected<SmallString<0>> Object = offload::emitObject(*M);
+  ASSERT_TRUE(!!Object) << toString(Object.takeError());
+}
+
+TEST_F(AMDGPUEmulationTest, PrivateAllocasBecomeHostAllocas) {
+  std::unique_ptr<Module> M = parse(R"(
+define amdgpu_kernel void @k(ptr %out) {
+  %x = alloca i32, align 4, addrspace(5)
+  call void @llvm.lifetime.start.p5(ptr addrspace(5) %x)
+  store i32 7, ptr addrspace(5) %x
+  %v = load i32, ptr addrspace(5) %x
+  call void @llvm.lifetime.end.p5(ptr addrspace(5) %x)
+  store i32 %v, ptr %out
+  ret void
+}
+declare void @llvm.lifetime.start.p5(ptr addrspace(5))
+declare void @llvm.lifetime.end.p5(ptr addrspace(5))
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  for (Instruction &I : instructions(*M->getFunction("k")))
+    if (auto *A = dyn_cast<AllocaInst>(&I))
+      EXPECT_EQ(A->getAddressSpace(), 0u);
+  Expected<SmallString<0>> Object = offload::emitObject(*M);
+  ASSERT_TRUE(!!Object) << toString(Object.takeError());
+}
+
+TEST_F(AMDGPUEmulationTest, UnsupportedIntrinsicIsAnError) {
+  std::unique_ptr<Module> M = parse(R"(
+define amdgpu_kernel void @k(ptr %out) {
+  %v = call float @llvm.amdgcn.rcp.f32(float 2.0)
+  store float %v, ptr %out
+  ret void
+}
+declare float @llvm.amdgcn.rcp.f32(float)
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
+            "the GPU emulator does not support the intrinsic "
+            "'llvm.amdgcn.rcp.f32' (in function 'k')");
+}
+
+// The device runtime hides a region's address from the optimiser with an
+// empty assembler statement (asm volatile("" : "+v"(Fn))): on the host it is
+// the value itself, and an empty statement without operands is nothing.
+TEST_F(AMDGPUEmulationTest, EmptyInlineAssemblyIsDropped) {
+  std::unique_ptr<Module> M = parse(R"(
+define amdgpu_kernel void @k(ptr %out, ptr %fn) {
+  %hidden = call ptr asm sideeffect "", "=v,0"(ptr %fn)
+  call void asm sideeffect "", "~{memory}"()
+  store ptr %hidden, ptr %out
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  Function *K = M->getFunction("k");
+  for (Instruction &I : instructions(*K))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      EXPECT_FALSE(Call->isInlineAsm());
+  auto *Store = cast<StoreInst>(&*std::prev(K->getEntryBlock().end(), 2));
+  EXPECT_EQ(Store->getValueOperand(), K->getArg(1));
+}
+
+TEST_F(AMDGPUEmulationTest, InlineAssemblyIsAnError) {
+  std::unique_ptr<Module> M = parse(R"(
+define amdgpu_kernel void @k() {
+  call void asm sideeffect "s_nop 0", ""()
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
+            "the GPU emulator cannot run inline assembly 's_nop 0' (in "
+            "function 'k')");
+}
+
+} // namespace
