@@ -14,6 +14,7 @@ PROFILES = {
     # The figures the issue asks for, at their stated sizes.
     "full": Profile("full", reps=7, empty_iterations=20000,
                     small_buffers=10000, small_buffer_bytes=64,
+                    map_unmap_iterations=10000,
                     live_mappings=100000, many_maps=100,
                     many_maps_iterations=2000, bandwidth_mib=1024,
                     parallel_map_mib=256,
@@ -23,6 +24,7 @@ PROFILES = {
     # Same shapes, smaller sizes, fewer runs: a first look in under 2 minutes.
     "quick": Profile("quick", reps=3, empty_iterations=5000,
                      small_buffers=10000, small_buffer_bytes=64,
+                     map_unmap_iterations=2000,
                      live_mappings=100000, many_maps=100,
                      many_maps_iterations=300, bandwidth_mib=64,
                      parallel_map_mib=64,
@@ -33,6 +35,7 @@ PROFILES = {
     # numbers mean nothing.
     "smoke": Profile("smoke", reps=1, empty_iterations=100,
                      small_buffers=100, small_buffer_bytes=64,
+                     map_unmap_iterations=16,
                      live_mappings=1000, many_maps=100,
                      many_maps_iterations=10, bandwidth_mib=4,
                      parallel_map_mib=4,

@@ -50,7 +50,8 @@ class ProgramSet:
         tc, p, out = self.tc, self.p, self.out
         path = {name: os.path.join(out, name) for name in (
             "ExecTimer", "EmptyRegion", "EnterExitData", "MapBandwidth",
-            "ParallelMaps", "LiveMappings", "RegisterLaunch", "FirstLaunch")}
+            "ParallelMaps", "LiveMappings", "RegisterLaunch", "FirstLaunch",
+            "MapUnmapLoop")}
         src = lambda name: os.path.join(PROGRAMS_DIR, name)
 
         many_maps = os.path.join(self.gen, "ManyMaps%d.cpp" % p.many_maps)
@@ -69,7 +70,7 @@ class ProgramSet:
                       src("ExecTimer.c"), "-o", path["ExecTimer"]]
         tasks.append((exec_timer, [src("ExecTimer.c")], path["ExecTimer"]))
         for name in ("EmptyRegion", "EnterExitData", "MapBandwidth",
-                     "ParallelMaps", "FirstLaunch"):
+                     "ParallelMaps", "FirstLaunch", "MapUnmapLoop"):
             tasks.append(self._cxx([src(name + ".cpp")], path[name]))
         tasks.append(self._cxx([src("LiveMappings.cpp"), many_maps],
                                path["LiveMappings"]))
@@ -88,6 +89,17 @@ def runtime_figures(profile):
         Figure("rt.enter_exit", "enter+exit data of %s buffers of %d B"
                % (format(p.small_buffers, ","), p.small_buffer_bytes),
                "ms", "lower", "runtime"),
+        # Both sides on the CPU device (the programs' only offload target).
+        Figure("rt.map_unmap_4k", "map+unmap of 4 KiB in a loop (%s pairs, "
+               "CPU device): per pair" % format(p.map_unmap_iterations, ","),
+               "us", "lower", "runtime"),
+        Figure("rt.map_unmap_64k", "map+unmap of 64 KiB in a loop (%s pairs, "
+               "CPU device): per pair" % format(p.map_unmap_iterations, ","),
+               "us", "lower", "runtime"),
+        Figure("rt.map_unmap_1m", "map+unmap of 1 MiB in a loop (%s pairs, "
+               "CPU device): per pair"
+               % format(max(p.map_unmap_iterations // 8, 1), ","),
+               "us", "lower", "runtime"),
         Figure("rt.many_maps", "region with %d maps, %s mappings live"
                % (p.many_maps, format(p.live_mappings, ",")),
                "us", "lower", "runtime"),
@@ -154,6 +166,10 @@ def measure_runtime(toolchain, profile, figures, link_side, log, timeout):
          {"empty_region_us": "rt.empty_region"}),
         ([paths["EnterExitData"], str(p.small_buffers),
           str(p.small_buffer_bytes)], {"enter_exit_ms": "rt.enter_exit"}),
+        ([paths["MapUnmapLoop"], str(p.map_unmap_iterations)],
+         {"map_unmap_4k_us": "rt.map_unmap_4k",
+          "map_unmap_64k_us": "rt.map_unmap_64k",
+          "map_unmap_1m_us": "rt.map_unmap_1m"}),
         ([paths["LiveMappings"], str(p.live_mappings),
           str(p.many_maps_iterations)], {"many_maps_us": "rt.many_maps"}),
         ([paths["MapBandwidth"], str(p.bandwidth_mib)],
