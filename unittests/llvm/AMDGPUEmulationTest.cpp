@@ -125,6 +125,24 @@ declare i64 @llvm.amdgcn.s.memtime()
   ASSERT_TRUE(!!Object) << toString(Object.takeError());
 }
 
+// 64-bit values cross lanes as two 32-bit halves (the device runtime's
+// printf reads its buffer pointer with readfirstlane.i64).
+TEST_F(AMDGPUEmulationTest, WideReadFirstLaneIsTwoPermutes) {
+  std::unique_ptr<Module> M = parse(R"(
+define amdgpu_kernel void @k(ptr %out, i64 %v) {
+  %f = call i64 @llvm.amdgcn.readfirstlane.i64(i64 %v)
+  store i64 %f, ptr %out
+  ret void
+}
+declare i64 @llvm.amdgcn.readfirstlane.i64(i64)
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  EXPECT_EQ(callees(*M->getFunction("k")),
+            (std::vector<std::string>{"__gpuemu_wave_permute",
+                                      "__gpuemu_wave_permute"}));
+}
+
 TEST_F(AMDGPUEmulationTest, KernelsGetEntriesAndDescriptors) {
   std::unique_ptr<Module> M = parse(R"(
 @lds = internal addrspace(3) global [10 x i32] undef, align 4

@@ -105,6 +105,8 @@ public:
       // The source lane is the byte address divided by 4.
       Value *Lane = B.CreateLShr(Call->getArgOperand(0), 2);
       Result = permute(B, Lane, Call->getArgOperand(1));
+      if (!Result)
+        return false;
     } else if (Name.starts_with("llvm.amdgcn.readlane.") ||
                Name.starts_with("llvm.amdgcn.readfirstlane.")) {
       Value *Lane =
@@ -145,15 +147,28 @@ private:
     return B.CreateAdd(Call->getArgOperand(1), Count);
   }
 
-  /// A 32-bit value (or anything of 32 bits) read from lane \p Lane.
+  /// \p V (an integer, floating-point value or pointer of up to 64 bits)
+  /// read from lane \p Lane, 32 bits at a time as the GPU reads registers;
+  /// nullptr for other types.
   Value *permute(IRBuilder<> &B, Value *Lane, Value *V) {
     Type *Ty = V->getType();
-    if (Ty->getPrimitiveSizeInBits() != 32)
+    unsigned Bits =
+        Ty->isPointerTy() ? 64 : unsigned(Ty->getPrimitiveSizeInBits());
+    if (Bits == 0 || Bits > 64 || Ty->isVectorTy())
       return nullptr;
-    Value *Bits =
-        Ty->isPointerTy() ? B.CreatePtrToInt(V, I32) : B.CreateBitCast(V, I32);
-    Value *Got = B.CreateCall(callee("__gpuemu_wave_permute", I32, {I32, I32}),
-                              {Lane, Bits});
+    Type *IntTy = B.getIntNTy(Bits);
+    Value *Int = Ty->isPointerTy() ? B.CreatePtrToInt(V, IntTy)
+                                   : B.CreateBitCast(V, IntTy);
+    FunctionCallee Permute = callee("__gpuemu_wave_permute", I32, {I32, I32});
+    Value *Wide = B.CreateZExt(Int, I64);
+    Value *Lo = B.CreateCall(Permute, {Lane, B.CreateTrunc(Wide, I32)});
+    Value *Got = B.CreateZExt(Lo, I64);
+    if (Bits > 32) {
+      Value *Hi = B.CreateCall(
+          Permute, {Lane, B.CreateTrunc(B.CreateLShr(Wide, 32), I32)});
+      Got = B.CreateOr(Got, B.CreateShl(B.CreateZExt(Hi, I64), 32));
+    }
+    Got = B.CreateTrunc(Got, IntTy);
     return Ty->isPointerTy() ? B.CreateIntToPtr(Got, Ty)
                              : B.CreateBitCast(Got, Ty);
   }
