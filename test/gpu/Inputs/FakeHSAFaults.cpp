@@ -18,6 +18,8 @@
 //                  (e.g. hsa_agent_get_info=4096) returns <code>
 // FAKE_HSA_TRACE=1 prints kernel lookups and dispatches on stderr, each line
 // starting with "fake-hsa: ".
+// FAKE_HSA_XNACK=1 reports XNACK enabled (HMM is always reported), which
+// `requires unified_shared_memory` needs.
 //
 // Every entry point counts its calls, and allocations from the GPU agent's
 // pool are also counted as "hsa_amd_memory_pool_allocate(device)":
@@ -229,8 +231,9 @@ void ringDoorbell(FakeQueue &Queue, uint64_t Last) {
             unsigned(Packet->workgroup_size_y),
             unsigned(Packet->workgroup_size_z), Dims);
     else
-      trace("dispatch %s: grid %u, workgroup %u", Name, Packet->grid_size_x,
-            unsigned(Packet->workgroup_size_x));
+      trace("dispatch %s: grid %u, workgroup %u, private %u bytes", Name,
+            Packet->grid_size_x, unsigned(Packet->workgroup_size_x),
+            Packet->private_segment_size);
     hsa_status_t Fault = HSA_STATUS_SUCCESS;
     if (failing("queue-error"))
       Fault = ERROR_MEMORY_APERTURE_VIOLATION;
@@ -314,6 +317,14 @@ hsa_status_t hsa_status_string(hsa_status_t Status, const char **Text) {
 
 hsa_status_t hsa_system_get_info(int Attribute, void *Value) {
   ENTER("hsa_system_get_info");
+  // A kernel with HMM; XNACK only on request, as on most MI200 systems.
+  if (Attribute == HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED ||
+      Attribute == HSA_AMD_SYSTEM_INFO_XNACK_ENABLED) {
+    *static_cast<bool *>(Value) =
+        Attribute == HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED ||
+        std::getenv("FAKE_HSA_XNACK") != nullptr;
+    return HSA_STATUS_SUCCESS;
+  }
   if (Attribute != HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY)
     return ERROR_INVALID_ARGUMENT;
   // One tick per nanosecond, so wait hints read as nanoseconds here.
