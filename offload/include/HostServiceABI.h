@@ -49,12 +49,19 @@ enum Opcode : uint32_t {
   OpFortranStatement = 1,
   /// STOP / ERROR STOP (a FortranStopPayload): the program ends.
   OpFortranStop = 2,
+  /// printf / fprintf to stdout or stderr (a PrintfPayload); answered with
+  /// the number of characters written.
+  OpPrintf = 3,
+  /// puts / fputs (a PutsPayload); answered with 0 or -1 (EOF).
+  OpPuts = 4,
 };
 
 /// Set in SlotHeader::Flags when the device could not fit everything.
 constexpr uint32_t FlagTruncated = 1;
 /// Set when the request has an item the host cannot perform.
 constexpr uint32_t FlagUnsupported = 2;
+/// Set by the device when it waits for Result (Sequence T + 2).
+constexpr uint32_t FlagAnswer = 4;
 
 struct SlotHeader {
   uint64_t Sequence;
@@ -135,6 +142,26 @@ struct FortranStopPayload {
   uint8_t Reserved;
   /// Bytes of the STOP message that follow.
   uint32_t TextBytes;
+};
+
+/// The streams a device may write: glibc's stdout and stderr.
+enum StreamId : uint32_t { StreamStdout = 1, StreamStderr = 2 };
+
+/// printf's request: the format, then each argument its conversions read,
+/// in order (PrintfFormat.h): an int64_t for each `*` and for integers
+/// and pointers, a double for floating point, and for %s a uint32_t length
+/// (NullString for a null pointer) and the characters.
+struct PrintfPayload {
+  uint32_t Stream;
+  uint32_t FormatBytes;
+};
+constexpr uint32_t NullString = 0xffffffffu;
+
+/// puts' request: the text follows, to the end of the payload.
+struct PutsPayload {
+  uint32_t Stream;
+  /// Whether a newline follows the text (puts, not fputs).
+  uint32_t Newline;
 };
 
 } // namespace hostservice

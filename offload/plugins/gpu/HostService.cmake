@@ -1,5 +1,5 @@
-# The host-service channel's host side (HostServiceServer.cpp,
-# HostServiceFortran.cpp), compiled into each GPU plugin, and
+# The host-service channel's host side (HostService*.cpp), compiled into
+# each GPU plugin, and
 # libomptarget.fortran-io.so: Flang's runtime I/O and STOP as a shared
 # library, which a plugin loads to replay Fortran output from the device
 # when the program does not export its own runtime (Flang links it
@@ -7,7 +7,8 @@
 set(OFFLOAD_HOST_SERVICE_SOURCES
   "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/HostServiceServer.cpp"
   "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/HostServiceFortran.cpp"
-  "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/HostServiceDevice.cpp")
+  "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/HostServiceDevice.cpp"
+  "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/HostServiceStdio.cpp")
 
 if(NOT TARGET omptarget.fortran-io AND OFFLOAD_FLANG_RT_DIR AND
    EXISTS "${OFFLOAD_FLANG_RT_DIR}/libflang_rt.runtime.a")

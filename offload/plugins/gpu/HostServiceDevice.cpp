@@ -24,10 +24,18 @@ Status DeviceHostService::ring(const std::string &Device,
                            Error.message().c_str());
     // The Flang runtime is looked up on the first Fortran request, so
     // programs that never print from the device do not load it.
-    Handler = std::make_unique<FortranHostService>(nullptr, Device);
+    Handler = std::make_unique<Router>(Device);
     Owned = std::make_unique<HostServiceServer>(Memory, DefaultSlots, *Handler);
     Server.store(Owned.get(), std::memory_order_release);
   }
   Out = Owned->ring();
   return Status::ok();
+}
+
+uint64_t DeviceHostService::Router::perform(const SlotHeader &Header,
+                                            const unsigned char *Payload) {
+  if (Header.Opcode == OpPrintf || Header.Opcode == OpPuts)
+    return Stdio.perform(Header, Payload);
+  // Fortran's requests, and the message for unknown ones.
+  return Fortran.perform(Header, Payload);
 }

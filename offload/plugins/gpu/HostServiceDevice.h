@@ -21,6 +21,7 @@
 
 #include "HostServiceFortran.h"
 #include "HostServiceServer.h"
+#include "HostServiceStdio.h"
 #include "PluginInterface.h"
 
 #include <atomic>
@@ -54,7 +55,20 @@ public:
 
 private:
   std::mutex Mutex;
-  std::unique_ptr<FortranHostService> Handler;
+  /// Sends each request to the handler of its kind.
+  class Router : public HostServiceHandler {
+  public:
+    explicit Router(const std::string &Device)
+        : Fortran(nullptr, Device), Stdio(Device) {}
+    uint64_t perform(const ompx::hostservice::SlotHeader &Header,
+                     const unsigned char *Payload) override;
+    void afterKernel() override { Fortran.afterKernel(); }
+
+  private:
+    FortranHostService Fortran;
+    StdioHostService Stdio;
+  };
+  std::unique_ptr<Router> Handler;
   std::unique_ptr<HostServiceServer> Owned;
   std::atomic<HostServiceServer *> Server{nullptr};
 };

@@ -100,9 +100,9 @@ bool HostServiceServer::serveOne(bool SkipClaimed) {
   if (Header.Bytes > PayloadBytes)
     Header.Bytes = PayloadBytes;
   S.Header.Result = Handler.perform(Header, S.Payload);
-  // No request waits for its answer yet (the ABI reserves Sequence T + 2
-  // for that), so the slot is free for the next round at once.
-  storeSequence(S, Head + NumSlots);
+  // A device thread waiting for the answer frees the slot once it has
+  // read it; otherwise it is free for the next round now.
+  storeSequence(S, Header.Flags & FlagAnswer ? Head + 2 : Head + NumSlots);
   ++Head;
   return true;
 }

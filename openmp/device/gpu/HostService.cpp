@@ -93,6 +93,22 @@ void hostservice::submit(Request &R) {
   R.Claimed = nullptr;
 }
 
+uint64_t hostservice::call(Request &R) {
+  if (!R.Claimed)
+    return ~uint64_t(0);
+  Slot *S = R.Claimed;
+  S->Header.Flags |= FlagAnswer;
+  uint64_t Ticket = R.Ticket;
+  submit(R);
+  while (loadSequence(S) != Ticket + 2)
+    gpu::pause();
+  uint64_t Result = S->Header.Result;
+  HostServiceRing *Ring = __omp_rtl_host_service;
+  __scoped_atomic_store_n(&S->Header.Sequence, Ticket + Ring->NumSlots,
+                          __ATOMIC_RELEASE, __MEMORY_SCOPE_SYSTEM);
+  return Result;
+}
+
 void hostservice::append(Request &R, const void *Data, uint32_t Bytes) {
   if (!R.Claimed)
     return;

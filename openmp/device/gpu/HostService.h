@@ -32,6 +32,9 @@ Request claim(uint32_t Op);
 /// Hands \p R to the host; the slot must not be touched afterwards.
 void submit(Request &R);
 
+/// Hands \p R to the host and waits for its answer.
+uint64_t call(Request &R);
+
 /// Appends \p Bytes bytes to \p R's payload; marks it truncated (and
 /// appends nothing) when they do not fit.
 void append(Request &R, const void *Data, uint32_t Bytes);

@@ -1,0 +1,152 @@
+//===- HostStdio.cpp - printf, fprintf and puts through the host ----------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// C's output to stdout and stderr from target regions, as host-service
+// requests: one request per call, so a call's output is never split by
+// another thread's, formatted on the host by the host's printf from the
+// recorded format and arguments (offload/plugins/gpu/HostServiceStdio.cpp).
+// Each call waits for the host's answer (its return value).
+//
+// clang-22 turns printf in NVPTX code into the driver's vprintf itself, so
+// printf is defined here for AMD GPUs only; fprintf, vfprintf, puts, fputs
+// and putchar serve both (upstream gets them from LLVM's GPU libc).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostService.h"
+#include "PrintfFormat.h"
+
+#include <stdarg.h>
+
+using namespace ompx::hostservice;
+using namespace ompx::printf_format;
+
+namespace {
+
+/// What the host program's stdout and stderr point at in device code:
+/// only their addresses matter.
+char StdoutTag, StderrTag;
+
+uint32_t length(const char *S) {
+  uint32_t N = 0;
+  while (S[N])
+    ++N;
+  return N;
+}
+
+/// The stream of \p File, or 0 for one the device cannot write.
+uint32_t streamOf(const void *File);
+
+template <typename T> void appendValue(Request &R, T Value) {
+  append(R, &Value, sizeof(Value));
+}
+
+/// Records the arguments \p Format's conversions read from \p Args.
+void appendArguments(Request &R, const char *Format, uint32_t Length,
+                     va_list Args) {
+  size_t Pos = 0;
+  Conversion C;
+  while (nextConversion(Format, Length, Pos, C)) {
+    for (uint32_t I = 0; I < C.Stars; ++I)
+      appendValue(R, int64_t(va_arg(Args, int)));
+    switch (C.Kind) {
+    case ArgInt:
+      appendValue(R, int64_t(va_arg(Args, int)));
+      break;
+    case ArgLong:
+      appendValue(R, int64_t(va_arg(Args, long long)));
+      break;
+    case ArgDouble:
+      appendValue(R, va_arg(Args, double));
+      break;
+    case ArgPointer:
+      appendValue(R, int64_t(uintptr_t(va_arg(Args, void *))));
+      break;
+    case ArgString: {
+      const char *S = va_arg(Args, const char *);
+      uint32_t N = S ? length(S) : NullString;
+      appendValue(R, N);
+      if (S)
+        append(R, S, N);
+      break;
+    }
+    case ArgCount:
+      (void)va_arg(Args, void *);
+      break;
+    case ArgNone:
+      break;
+    }
+  }
+}
+
+int formatTo(uint32_t Stream, const char *Format, va_list Args) {
+  if (!Stream || !Format)
+    return -1;
+  uint32_t Length = length(Format);
+  Request R = claim(OpPrintf);
+  appendValue(R, PrintfPayload{Stream, Length});
+  append(R, Format, Length);
+  appendArguments(R, Format, Length, Args);
+  return int(int64_t(call(R)));
+}
+
+int writeText(uint32_t Stream, const char *Text, bool Newline) {
+  if (!Stream || !Text)
+    return -1;
+  Request R = claim(OpPuts);
+  appendValue(R, PutsPayload{Stream, Newline});
+  append(R, Text, length(Text));
+  return int(int64_t(call(R)));
+}
+
+} // namespace
+
+extern "C" {
+
+void *stdout = &StdoutTag;
+void *stderr = &StderrTag;
+
+#if defined(__AMDGPU__)
+int printf(const char *Format, ...) {
+  va_list Args;
+  va_start(Args, Format);
+  int Result = formatTo(StreamStdout, Format, Args);
+  va_end(Args);
+  return Result;
+}
+int vprintf(const char *Format, va_list Args) {
+  return formatTo(StreamStdout, Format, Args);
+}
+#endif
+
+int fprintf(void *File, const char *Format, ...) {
+  va_list Args;
+  va_start(Args, Format);
+  int Result = formatTo(streamOf(File), Format, Args);
+  va_end(Args);
+  return Result;
+}
+int vfprintf(void *File, const char *Format, va_list Args) {
+  return formatTo(streamOf(File), Format, Args);
+}
+int puts(const char *Text) { return writeText(StreamStdout, Text, true); }
+int fputs(const char *Text, void *File) {
+  return writeText(streamOf(File), Text, false);
+}
+int putchar(int C) {
+  char Text[2] = {char(C), 0};
+  return writeText(StreamStdout, Text, false) < 0 ? -1 : (unsigned char)C;
+}
+
+} // extern "C"
+
+namespace {
+uint32_t streamOf(const void *File) {
+  return File == stdout ? StreamStdout : File == stderr ? StreamStderr : 0;
+}
+} // namespace
