@@ -59,9 +59,80 @@ struct ItemSearches {
   SearchRange Range;
 };
 
+namespace detail {
+inline ItemSearches storage(const MapItem &Item) {
+  ItemSearches S;
+  S.K = ItemSearches::Storage;
+  S.Range = {addr(Item.Begin), static_cast<uint64_t>(Item.Size)};
+  return S;
+}
+
+/// The pointer stored at the item's base and the pointee at its begin.
+inline ItemSearches pointerTo(ItemSearches::Kind K, const MapItem &Item) {
+  ItemSearches S;
+  S.K = K;
+  S.HasPointer = true;
+  S.Pointer = {addr(Item.Base), sizeof(void *)};
+  S.Range = {addr(Item.Begin), 0};
+  return S;
+}
+
+inline ItemSearches enterSearches(const MapItem &Item) {
+  int64_t Type = Item.Type;
+  if (has(Type, OMP_TGT_MAPTYPE_LITERAL) &&
+      has(Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ) && parentIndex(Type) >= 0)
+    return pointerTo(ItemSearches::LambdaCapture, Item);
+  if (has(Type, OMP_TGT_MAPTYPE_LITERAL | OMP_TGT_MAPTYPE_PRIVATE))
+    return {};
+  if (has(Type, OMP_TGT_MAPTYPE_ATTACH))
+    return pointerTo(ItemSearches::Attachment, Item);
+  ItemSearches S = storage(Item);
+  // The pointer itself lives at Base; its storage is made present too.
+  if (has(Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ)) {
+    S.HasPointer = true;
+    S.Pointer = {addr(Item.Base), sizeof(void *)};
+  }
+  return S;
+}
+
+inline ItemSearches exitSearches(const MapItem &Item) {
+  if (has(Item.Type, OMP_TGT_MAPTYPE_LITERAL | OMP_TGT_MAPTYPE_PRIVATE |
+                         OMP_TGT_MAPTYPE_ATTACH))
+    return {};
+  return storage(Item);
+}
+
+inline ItemSearches updateSearches(const MapItem &Item) {
+  if (!has(Item.Type, OMP_TGT_MAPTYPE_NON_CONTIG))
+    return storage(Item);
+  ItemSearches S;
+  S.K = hasDimensions(Item) ? ItemSearches::Pieces : ItemSearches::NoDimensions;
+  return S;
+}
+
+inline LookupResult implicitExtends(LookupResult R, const MapItem &Item) {
+  if (R.Status == LookupResult::Overlap &&
+      has(Item.Type, OMP_TGT_MAPTYPE_IMPLICIT))
+    R.Status = LookupResult::Contained;
+  return R;
+}
+
+} // namespace detail
+
 /// The searches of \p A's planner for \p Item (of a list or of a declare
-/// mapper's list; the mapper item itself is never searched).
-ItemSearches searchesFor(Action A, const MapItem &Item);
+/// mapper's list; the mapper item itself is never searched). Inline: the
+/// planners ask it for every item, on the path of every construct.
+inline ItemSearches searchesFor(Action A, const MapItem &Item) {
+  switch (A) {
+  case Action::Enter:
+    return detail::enterSearches(Item);
+  case Action::Exit:
+    return detail::exitSearches(Item);
+  case Action::Update:
+    return detail::updateSearches(Item);
+  }
+  return {};
+}
 
 /// \p Item with \p R as its range: the item a planner compares with the
 /// table (and names in messages) for the search of \p R.
@@ -84,9 +155,15 @@ bool forEachSearch(const ExpandedList &L, Action A,
 /// mapped of it (`target data map(from: s.y)` around a region using `s`),
 /// and counts a reference on it, instead of failing as an explicit
 /// extension does.
-LookupResult lookupItem(LockedMappingTable &Table, const MapItem &Item);
+inline LookupResult lookupItem(LockedMappingTable &Table, const MapItem &Item) {
+  return detail::implicitExtends(Table->lookup(addr(Item.Begin), Item.Size),
+                                 Item);
+}
 /// lookupItem, given the entry that contains the item's start.
-LookupResult lookupItemIn(MapEntry &E, const MapItem &Item);
+inline LookupResult lookupItemIn(MapEntry &E, const MapItem &Item) {
+  return detail::implicitExtends(
+      MappingTable::lookupIn(E, addr(Item.Begin), Item.Size), Item);
+}
 
 } // namespace offload
 

@@ -349,7 +349,8 @@ bool offload::planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
                         const ident_t *Loc, const ExpandedList &L) {
   const MapList &Maps = L.List;
   InlineVector<char, 32> IsNew(Maps.Count, 0);
-  std::vector<ItemSearches> Attachments, LambdaCaptures;
+  // Items attached once the rest of the list is mapped.
+  InlineVector<int32_t, 16> Attachments, LambdaCaptures;
   for (int32_t I = 0; I < Maps.Count; ++I) {
     if (const ExpandedList *Sub = L.mapped(I)) {
       if (!planEnter(D, Table, T, Loc, *Sub))
@@ -362,10 +363,10 @@ bool offload::planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
       // A by-reference capture of a lambda mapped as item MEMBER_OF: its
       // field in the device copy of the lambda must point to the device
       // copy of the captured variable.
-      LambdaCaptures.push_back(S);
+      LambdaCaptures.push_back(I);
       break;
     case ItemSearches::Attachment:
-      Attachments.push_back(S);
+      Attachments.push_back(I);
       break;
     case ItemSearches::Storage:
       if (!enterStorage(D, Table, T, Loc, L, I, S, IsNew))
@@ -375,14 +376,14 @@ bool offload::planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
       break;
     }
   }
-  for (const ItemSearches &S : LambdaCaptures)
-    if (!attachIfBothMapped(D, Table, S))
+  for (int32_t I : LambdaCaptures)
+    if (!attachIfBothMapped(D, Table, searchesFor(Action::Enter, Maps.item(I))))
       return false;
   // Attach maps (OpenMP 6 / LLVM 22): once everything else is mapped, point
   // the device copy of the pointer at Base to the device copy of its
   // pointee, when both are present.
-  for (const ItemSearches &S : Attachments)
-    if (!attachIfBothMapped(D, Table, S))
+  for (int32_t I : Attachments)
+    if (!attachIfBothMapped(D, Table, searchesFor(Action::Enter, Maps.item(I))))
       return false;
   return true;
 }
