@@ -57,10 +57,11 @@ const Pool HostPool{&CPUAgent,
 constexpr uint32_t ComputeUnits = 4;
 constexpr size_t HostAlignment = 4096;
 
-/// Fine-grained host allocations by start address.
+/// Fine-grained host allocations and page-locked user memory (which the
+/// GPU may access too, but the pool does not own), by start address.
 struct HostAllocations {
   std::mutex Lock;
-  std::map<uintptr_t, size_t> Ranges;
+  std::map<uintptr_t, size_t> Ranges, Locked;
 };
 HostAllocations &hostAllocations() {
   static auto *A = new HostAllocations(); // used until exit
@@ -133,6 +134,16 @@ bool checkCopySide(const void *Ptr, size_t Size, const char *Side) {
   return false;
 }
 
+/// Whether [P, P+Bytes) lies in one range of \p Ranges.
+bool inside(const std::map<uintptr_t, size_t> &Ranges, uintptr_t P,
+            size_t Bytes) {
+  auto It = Ranges.upper_bound(P);
+  if (It == Ranges.begin())
+    return false;
+  --It;
+  return P + Bytes <= It->first + It->second;
+}
+
 } // namespace
 
 bool gpuemu::hsa::isAgentMemory(const void *Ptr, size_t Bytes) {
@@ -141,11 +152,7 @@ bool gpuemu::hsa::isAgentMemory(const void *Ptr, size_t Bytes) {
   HostAllocations &H = hostAllocations();
   std::lock_guard<std::mutex> Guard(H.Lock);
   auto P = reinterpret_cast<uintptr_t>(Ptr);
-  auto It = H.Ranges.upper_bound(P);
-  if (It == H.Ranges.begin())
-    return false;
-  --It;
-  return P + Bytes <= It->first + It->second;
+  return inside(H.Ranges, P, Bytes) || inside(H.Locked, P, Bytes);
 }
 
 HSA_EXPORT hsa_status_t hsa_init() {
@@ -342,4 +349,26 @@ HSA_EXPORT hsa_status_t hsa_amd_memory_async_copy(
     return 0;
   });
   return HSA_STATUS_SUCCESS;
+}
+
+// Page-locking: host memory is always resident here; a locked range becomes
+// memory copies may name, under its own address (the agent pointer).
+HSA_EXPORT hsa_status_t hsa_amd_memory_lock(void *Ptr, size_t Size,
+                                            hsa_agent_t *, int,
+                                            void **AgentPtr) {
+  if (!Ptr || !Size || !AgentPtr)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  HostAllocations &H = hostAllocations();
+  std::lock_guard<std::mutex> Guard(H.Lock);
+  H.Locked[reinterpret_cast<uintptr_t>(Ptr)] = Size;
+  *AgentPtr = Ptr;
+  return HSA_STATUS_SUCCESS;
+}
+
+HSA_EXPORT hsa_status_t hsa_amd_memory_unlock(void *Ptr) {
+  HostAllocations &H = hostAllocations();
+  std::lock_guard<std::mutex> Guard(H.Lock);
+  return H.Locked.erase(reinterpret_cast<uintptr_t>(Ptr))
+             ? HSA_STATUS_SUCCESS
+             : HSA_STATUS_ERROR_INVALID_ALLOCATION;
 }
