@@ -154,6 +154,9 @@ public:
             API.hsa_agent_get_info(Agent, HSA_AGENT_INFO_NAME, AgentName))
       return failure("hsa_agent_get_info(NAME)", S);
     Name = AgentName;
+    // Asked once: omp_target_is_accessible and the plugin's answer to
+    // `requires unified_shared_memory` use it.
+    UnifiedMemory = missingForUnifiedMemory(Runtime).empty();
     struct {
       int Attribute;
       uint32_t *Value;
@@ -490,7 +493,8 @@ public:
     return Resources.release();
   }
 
-  bool supportsUnifiedMemory() const override { return false; }
+  /// Whether kernels can read pageable host memory (HMM and XNACK).
+  bool supportsUnifiedMemory() const override { return UnifiedMemory; }
 
   /// LIBOMPTARGET_INFO's line: the grid launchKernel gives the queue.
   std::string describeLaunch(KernelHandle Handle,
@@ -966,6 +970,7 @@ private:
   /// The kernel last written to the queue, for errors about it.
   mutable Guarded<std::string> LastKernel;
   uint64_t TimestampFrequency = 0;
+  bool UnifiedMemory = false;
   const KernelTimeout Timeout = kernelTimeoutFromEnvironment();
   const LaunchKnobs Knobs = launchKnobsFromEnvironment();
   /// LIBOMPTARGET_STACK_SIZE: the private segment (stack) of every

@@ -144,6 +144,9 @@ public:
       if (CUresult R = API.cuDeviceGetAttribute(A.Value, A.Attribute, Device))
         return failure(A.Call, R);
     Name = NameBuffer;
+    // Asked once: omp_target_is_accessible and the plugin's answer to
+    // `requires unified_shared_memory` use it.
+    UnifiedMemory = missingForUnifiedMemory(Driver, Device).empty();
     if (CUresult R = API.cuDevicePrimaryCtxRetain(&Context, Device))
       return failure("cuDevicePrimaryCtxRetain", R);
     if (Status S = makeCurrent())
@@ -433,7 +436,8 @@ public:
     return synchronize(Async);
   }
 
-  bool supportsUnifiedMemory() const override { return false; }
+  /// Whether kernels can read pageable host memory (HMM, coherent links).
+  bool supportsUnifiedMemory() const override { return UnifiedMemory; }
 
   /// LIBOMPTARGET_INFO's line: the grid launchKernel gives the driver.
   std::string describeLaunch(KernelHandle Handle,
@@ -908,6 +912,7 @@ private:
   CUdevice Device = 0;
   CUcontext Context = nullptr;
   std::string Name;
+  bool UnifiedMemory = false;
   int Major = 0, Minor = 0, Multiprocessors = 0, MaxThreadsPerBlock = 0,
       MaxGridX = 0, ClockKHz = 0;
   /// The stream of synchronous work (see withStream).

@@ -1,7 +1,8 @@
 // A `requires unified_shared_memory` program for the fake-driver tests: the
 // region uses a malloc'ed array through its host pointer. Run on the fake
 // CUDA device (which executes no kernel) the array comes back as it went
-// (a[10] = 10); maps are zero-copy, so nothing is present on the device.
+// (a[10] = 10); maps are zero-copy, so nothing is present on the device,
+// and the device reads host memory (accessible).
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +16,10 @@ int main(void) {
 #pragma omp target teams distribute parallel for map(tofrom : a[0 : n])
   for (int i = 0; i < n; ++i)
     a[i] += 1;
-  printf("usm-region a[10]=%d present=%d\n", a[10],
-         omp_target_is_present(a, omp_get_default_device()));
+  int dev = omp_get_default_device();
+  printf("usm-region a[10]=%d present=%d accessible=%d\n", a[10],
+         omp_target_is_present(a, dev),
+         omp_target_is_accessible(a, n * sizeof(int), dev));
   free(a);
   return 0;
 }
