@@ -4,10 +4,13 @@
 1. No function in non-test code is longer than --max-lines lines (default
    100), counted from the line of its opening brace to the line of its
    closing brace.
-2. No #include climbs out of its component: a quoted include with `..`
-   must stay inside the top-level folder (llvm/, clang/, offload/, ...) of
-   the file that has it. Code shared by components is reached through an
-   include directory both name, never by a relative path.
+2. No #include climbs: a quoted include never names `..`, in any folder
+   of the tree, tests included. A header of another folder, whether of the
+   same component (offload/plugins/gpu from offload/plugins/cuda) or of
+   another (offload/include from openmp/), is reached through an include
+   directory the build names (`"gpu/DriverLibrary.h"`), so moving a folder
+   breaks no include and every folder's dependencies are in its build.
+   CLIMB_EXCEPTIONS lists the includes still waiting for that, each with why.
 
   scripts/check-structure.py [--root DIR] [--max-lines N] [PATH ...]
 
@@ -27,7 +30,23 @@ import re
 import sys
 
 COMPONENTS = ["llvm", "clang", "flang", "mlir", "offload", "openmp", "bench",
-              "tools", "examples"]
+              "tools", "examples", "test", "unittests", "fuzz", "scripts"]
+# Not walked unless named: the checker's own inputs, which break the rules
+# on purpose (test/structure).
+SKIPPED_DIRS = {os.path.join("test", "structure", "Inputs")}
+# Climbing includes not yet replaced, by file (relative to the root). Each
+# entry must go once its folder's build names the include directory.
+CLIMB_EXCEPTIONS = {
+    # The device runtime's per-architecture ArchConfig.h extends the generic
+    # one of the same name (`-I arch/<family>` and `-I arch/generic` are
+    # both on the path, so only a relative path tells them apart), and the
+    # CPU architecture reaches into src/; openmp/device is being changed by
+    # others at the time of writing.
+    os.path.join("openmp", "device", "arch", "amdgpu", "ArchConfig.h"),
+    os.path.join("openmp", "device", "arch", "nvptx", "ArchConfig.h"),
+    os.path.join("openmp", "device", "arch", "cpu", "CPUBareKernel.cpp"),
+    os.path.join("openmp", "device", "arch", "cpu", "CPUDevice.h"),
+}
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".h", ".hpp", ".inc", ".def")
 # Folders whose files are tests, inputs of tests, or generated.
 TEST_PARTS = {"test", "tests", "unittests", "Inputs", "fuzz"}
@@ -166,20 +185,15 @@ def long_functions(path, text, max_lines):
     return found
 
 
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 
 
-def climbing_includes(root, path, text):
-    """[(line, include)] of quoted includes leaving path's component."""
-    rel = os.path.relpath(path, root)
-    component = os.path.join(root, rel.split(os.sep)[0])
+def climbing_includes(text):
+    """[(line, include)] of quoted includes that name `..`."""
     found = []
     for m in INCLUDE.finditer(text):
         name = m.group(1)
-        if ".." not in name.split("/"):
-            continue
-        target = os.path.normpath(os.path.join(os.path.dirname(path), name))
-        if not target.startswith(component + os.sep):
+        if ".." in name.split("/"):
             found.append((text.count("\n", 0, m.start()) + 1, name))
     return found
 
@@ -195,7 +209,10 @@ def sources(root, paths):
             yield full
             continue
         for dirpath, dirs, files in os.walk(full):
-            dirs.sort()
+            dirs[:] = sorted(
+                d for d in dirs
+                if os.path.relpath(os.path.join(dirpath, d), root)
+                not in SKIPPED_DIRS)
             for name in sorted(files):
                 if name.endswith(SOURCE_SUFFIXES):
                     yield os.path.join(dirpath, name)
@@ -216,9 +233,10 @@ def main():
         rel = os.path.relpath(path, root)
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
-        for line, name in climbing_includes(root, path, text):
+        for line, name in ([] if rel in CLIMB_EXCEPTIONS
+                           else climbing_includes(text)):
             print("%s:%d: #include \"%s\" climbs out of %s/" %
-                  (rel, line, name, rel.split(os.sep)[0]))
+                  (rel, line, name, os.path.dirname(rel)))
             problems += 1
         if is_test_file(rel):
             continue

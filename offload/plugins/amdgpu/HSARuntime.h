@@ -20,7 +20,7 @@
 #ifndef OFFLOAD_PLUGINS_AMDGPU_HSARUNTIME_H
 #define OFFLOAD_PLUGINS_AMDGPU_HSARUNTIME_H
 
-#include "../gpu/DriverLibrary.h"
+#include "gpu/DriverLibrary.h"
 
 #include <cstdint>
 #include <memory>

@@ -21,7 +21,7 @@
 #ifndef OFFLOAD_PLUGINS_CUDA_CUDADRIVER_H
 #define OFFLOAD_PLUGINS_CUDA_CUDADRIVER_H
 
-#include "../gpu/DriverLibrary.h"
+#include "gpu/DriverLibrary.h"
 
 #include <cstdint>
 #include <memory>
