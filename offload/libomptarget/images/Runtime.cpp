@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "images/Runtime.h"
+#include "api/Policy.h"
 #include "diagnostics/Diagnostics.h"
 #include "diagnostics/Profiler.h"
 #include "images/ImageTriple.h"
@@ -86,7 +87,10 @@ void Runtime::loadPlugins(LockedRegistry &Reg) {
 /// A requirement a device cannot meet (`requires unified_shared_memory` on
 /// a GPU that cannot read host memory) stops the program here, at
 /// registration, rather than letting a kernel read garbage later.
+/// With OMP_TARGET_OFFLOAD=disabled no device is used, so none is asked.
 static void stopUnlessHonoured(PluginRecord &Record, int64_t Flags) {
+  if (offloadPolicy() == OffloadPolicy::Disabled)
+    return;
   if (plugin::Status S = Record.Plugin->checkRequiresFlags(Flags))
     fatalErrorCode(1, nullptr, "%s", S.message().c_str());
 }
