@@ -54,6 +54,18 @@ enum Opcode : uint32_t {
   OpPrintf = 3,
   /// puts / fputs (a PutsPayload); answered with 0 or -1 (EOF).
   OpPuts = 4,
+  /// fopen (a FopenPayload); answered with the host's handle, 0 on failure.
+  OpFopen = 5,
+  /// fclose, fflush (a FileRef); answered with 0 or -1 (EOF).
+  OpFclose = 6,
+  OpFflush = 7,
+  /// fwrite (a FileRef, then the bytes); answered with the bytes written.
+  OpFwrite = 8,
+  /// fread (a FreadPayload); the host puts what it read at the start of
+  /// the payload and answers with the byte count.
+  OpFread = 9,
+  /// exit / abort (an ExitPayload): the program ends after the kernel.
+  OpExit = 10,
 };
 
 /// Set in SlotHeader::Flags when the device could not fit everything.
@@ -162,6 +174,33 @@ struct PutsPayload {
   uint32_t Stream;
   /// Whether a newline follows the text (puts, not fputs).
   uint32_t Newline;
+};
+
+/// A stream the device names: stdout or stderr (Stream), or a file the
+/// host opened for it (Stream 0, Handle from OpFopen; 0 in OpFflush means
+/// every stream).
+struct FileRef {
+  uint32_t Stream;
+  uint32_t Reserved;
+  uint64_t Handle;
+};
+
+/// fopen's request: the path and the mode follow.
+struct FopenPayload {
+  uint32_t PathBytes;
+  uint32_t ModeBytes;
+};
+
+struct FreadPayload {
+  FileRef File;
+  /// At most PayloadBytes.
+  uint64_t Bytes;
+};
+
+struct ExitPayload {
+  int32_t Code;
+  /// abort() rather than exit().
+  uint32_t Abort;
 };
 
 } // namespace hostservice

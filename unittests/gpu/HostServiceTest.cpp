@@ -61,8 +61,7 @@ FakeRequest claim(HostServiceRing &Ring, uint32_t Op, uint32_t Thread = 0) {
 /// Records the requests it performs as "<opcode>:<first payload word>".
 class RecordingHandler : public HostServiceHandler {
 public:
-  uint64_t perform(const SlotHeader &Header,
-                   const unsigned char *Payload) override {
+  uint64_t perform(const SlotHeader &Header, unsigned char *Payload) override {
     uint32_t Word = 0;
     if (Header.Bytes >= 4)
       std::memcpy(&Word, Payload, 4);

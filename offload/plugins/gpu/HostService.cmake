@@ -8,7 +8,8 @@ set(OFFLOAD_HOST_SERVICE_SOURCES
   "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/HostServiceServer.cpp"
   "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/HostServiceFortran.cpp"
   "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/HostServiceDevice.cpp"
-  "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/HostServiceStdio.cpp")
+  "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/HostServiceStdio.cpp"
+  "${PROJECT_SOURCE_DIR}/offload/plugins/gpu/HostServiceFiles.cpp")
 
 if(NOT TARGET omptarget.fortran-io AND OFFLOAD_FLANG_RT_DIR AND
    EXISTS "${OFFLOAD_FLANG_RT_DIR}/libflang_rt.runtime.a")

@@ -33,9 +33,11 @@ Status DeviceHostService::ring(const std::string &Device,
 }
 
 uint64_t DeviceHostService::Router::perform(const SlotHeader &Header,
-                                            const unsigned char *Payload) {
+                                            unsigned char *Payload) {
   if (Header.Opcode == OpPrintf || Header.Opcode == OpPuts)
     return Stdio.perform(Header, Payload);
+  if (Header.Opcode >= OpFopen && Header.Opcode <= OpExit)
+    return Files.perform(Header, Payload);
   // Fortran's requests, and the message for unknown ones.
   return Fortran.perform(Header, Payload);
 }

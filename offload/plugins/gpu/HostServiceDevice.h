@@ -19,6 +19,7 @@
 #ifndef OFFLOAD_PLUGINS_GPU_HOSTSERVICEDEVICE_H
 #define OFFLOAD_PLUGINS_GPU_HOSTSERVICEDEVICE_H
 
+#include "HostServiceFiles.h"
 #include "HostServiceFortran.h"
 #include "HostServiceServer.h"
 #include "HostServiceStdio.h"
@@ -59,14 +60,18 @@ private:
   class Router : public HostServiceHandler {
   public:
     explicit Router(const std::string &Device)
-        : Fortran(nullptr, Device), Stdio(Device) {}
+        : Fortran(nullptr, Device), Stdio(Device), Files(Device) {}
     uint64_t perform(const ompx::hostservice::SlotHeader &Header,
-                     const unsigned char *Payload) override;
-    void afterKernel() override { Fortran.afterKernel(); }
+                     unsigned char *Payload) override;
+    void afterKernel() override {
+      Fortran.afterKernel();
+      Files.afterKernel();
+    }
 
   private:
     FortranHostService Fortran;
     StdioHostService Stdio;
+    FileHostService Files;
   };
   std::unique_ptr<Router> Handler;
   std::unique_ptr<HostServiceServer> Owned;

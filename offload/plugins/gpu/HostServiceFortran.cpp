@@ -174,7 +174,7 @@ const FortranIOTable *FortranHostService::table() {
 }
 
 uint64_t FortranHostService::perform(const SlotHeader &Header,
-                                     const unsigned char *Payload) {
+                                     unsigned char *Payload) {
   switch (Header.Opcode) {
   case OpFortranStatement:
     replayStatement(Header, Payload);

@@ -72,7 +72,7 @@ public:
   FortranHostService(const FortranIOTable *Table, std::string Device);
 
   uint64_t perform(const ompx::hostservice::SlotHeader &Header,
-                   const unsigned char *Payload) override;
+                   unsigned char *Payload) override;
   /// Ends the program when a thread executed STOP.
   void afterKernel() override;
 

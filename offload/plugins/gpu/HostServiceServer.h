@@ -38,9 +38,10 @@ class HostServiceHandler {
 public:
   virtual ~HostServiceHandler() = default;
   /// Performs the request in \p Header and \p Payload (Header.Bytes bytes)
-  /// and returns its answer (ignored for requests that do not wait).
+  /// and returns its answer (ignored for requests that do not wait). A
+  /// request may leave data for the device at the start of the payload.
   virtual uint64_t perform(const ompx::hostservice::SlotHeader &Header,
-                           const unsigned char *Payload) = 0;
+                           unsigned char *Payload) = 0;
   /// Called by the host thread that waited for a kernel, after the
   /// kernel's requests are served: what must happen in that thread (ending
   /// the program after STOP) happens here.

@@ -157,7 +157,7 @@ FILE *StdioHostService::fileOf(uint32_t Stream) const {
 }
 
 uint64_t StdioHostService::perform(const SlotHeader &Header,
-                                   const unsigned char *Payload) {
+                                   unsigned char *Payload) {
   std::string Text, Error;
   uint32_t Stream = 0;
   bool Newline = false;

@@ -38,7 +38,7 @@ public:
                    FILE *Stderr = nullptr)
       : Device(std::move(Device)), Stdout(Stdout), Stderr(Stderr) {}
   uint64_t perform(const ompx::hostservice::SlotHeader &Header,
-                   const unsigned char *Payload) override;
+                   unsigned char *Payload) override;
 
 private:
   FILE *fileOf(uint32_t Stream) const;

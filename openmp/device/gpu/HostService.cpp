@@ -93,7 +93,7 @@ void hostservice::submit(Request &R) {
   R.Claimed = nullptr;
 }
 
-uint64_t hostservice::call(Request &R) {
+uint64_t hostservice::call(Request &R, void *Reply, uint32_t ReplyBytes) {
   if (!R.Claimed)
     return ~uint64_t(0);
   Slot *S = R.Claimed;
@@ -103,6 +103,9 @@ uint64_t hostservice::call(Request &R) {
   while (loadSequence(S) != Ticket + 2)
     gpu::pause();
   uint64_t Result = S->Header.Result;
+  if (Reply && Result <= PayloadBytes)
+    __builtin_memcpy(Reply, S->Payload,
+                     Result < ReplyBytes ? uint32_t(Result) : ReplyBytes);
   HostServiceRing *Ring = __omp_rtl_host_service;
   __scoped_atomic_store_n(&S->Header.Sequence, Ticket + Ring->NumSlots,
                           __ATOMIC_RELEASE, __MEMORY_SCOPE_SYSTEM);

@@ -32,8 +32,14 @@ Request claim(uint32_t Op);
 /// Hands \p R to the host; the slot must not be touched afterwards.
 void submit(Request &R);
 
-/// Hands \p R to the host and waits for its answer.
-uint64_t call(Request &R);
+/// Hands \p R to the host and waits for its answer; with \p Reply, copies
+/// the first min(answer, \p ReplyBytes) bytes of the payload the host
+/// wrote there before giving the slot back.
+uint64_t call(Request &R, void *Reply = nullptr, uint32_t ReplyBytes = 0);
+
+/// How the host knows the stream \p File (stdout, stderr, or a file the
+/// host opened for fopen); Stream and Handle are 0 for a null \p File.
+FileRef fileRefOf(const void *File);
 
 /// Appends \p Bytes bytes to \p R's payload; marks it truncated (and
 /// appends nothing) when they do not fit.

@@ -14,7 +14,8 @@
 //
 // clang-22 turns printf in NVPTX code into the driver's vprintf itself, so
 // printf is defined here for AMD GPUs only; fprintf, vfprintf, puts, fputs
-// and putchar serve both (upstream gets them from LLVM's GPU libc).
+// and putchar serve both (upstream gets them from LLVM's GPU libc). They
+// write stdout and stderr only; HostFiles.cpp has fopen and friends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,8 +40,8 @@ uint32_t length(const char *S) {
   return N;
 }
 
-/// The stream of \p File, or 0 for one the device cannot write.
-uint32_t streamOf(const void *File);
+/// The stream of \p File, or 0 for one printf and puts cannot write.
+uint32_t streamOf(const void *File) { return fileRefOf(File).Stream; }
 
 template <typename T> void appendValue(Request &R, T Value) {
   append(R, &Value, sizeof(Value));
@@ -145,8 +146,10 @@ int putchar(int C) {
 
 } // extern "C"
 
-namespace {
-uint32_t streamOf(const void *File) {
-  return File == stdout ? StreamStdout : File == stderr ? StreamStderr : 0;
+FileRef ompx::hostservice::fileRefOf(const void *File) {
+  // A file fopen opened is the host's handle for it.
+  FileRef Ref = {0, 0, uint64_t(uintptr_t(File))};
+  if (File == stdout || File == stderr)
+    Ref = {File == stdout ? StreamStdout : StreamStderr, 0, 0};
+  return Ref;
 }
-} // namespace
