@@ -729,6 +729,22 @@ private:
     return Status::ok();
   }
 
+  /// A buffer a launch on \p Record's stream needs until the stream is
+  /// waited for (its launch environment, its teams-reduction buffer): from
+  /// the memory pool, as small launches are frequent and cuMemAlloc and
+  /// cuMemFree synchronise the device. \p What names it for errors.
+  Status allocateLaunchBuffer(uint64_t Bytes, const std::string &What,
+                              StreamRecord &Record, CUdeviceptr &Out) {
+    Status Error;
+    void *Ptr = Pool->allocate(Bytes, Error);
+    if (!Ptr)
+      return Status::error("%s (allocating %s)", Error.message().c_str(),
+                           What.c_str());
+    Out = reinterpret_cast<CUdeviceptr>(Ptr);
+    Record.DeferredFrees.push_back(Out);
+    return Status::ok();
+  }
+
   /// Queues \p Kernel on \p Record's stream, after the copy of its launch
   /// environment.
   Status queueLaunch(const CUDAKernel &Kernel, void **Args, uint32_t NumArgs,
@@ -738,19 +754,19 @@ private:
     // the stream is waited for.
     std::string ForKernel = "for kernel '" + Kernel.Name + "'";
     CUdeviceptr LaunchEnv = 0;
-    if (CUresult R =
-            API.cuMemAlloc(&LaunchEnv, sizeof(LaunchEnvironmentLayout)))
-      return failure("cuMemAlloc", R,
-                     "allocating the launch environment " + ForKernel);
-    Record.DeferredFrees.push_back(LaunchEnv);
+    if (Status S = allocateLaunchBuffer(sizeof(LaunchEnvironmentLayout),
+                                        "the launch environment " + ForKernel,
+                                        Record, LaunchEnv))
+      return S;
     LaunchEnvironmentLayout Env{};
     if (uint64_t Bytes = reductionBufferBytes(Kernel.Config)) {
       CUdeviceptr Buffer = 0;
-      if (CUresult R = API.cuMemAlloc(&Buffer, Bytes))
-        return failure("cuMemAlloc", R,
-                       "allocating the " + std::to_string(Bytes) +
-                           "-byte teams-reduction buffer " + ForKernel);
-      Record.DeferredFrees.push_back(Buffer);
+      if (Status S = allocateLaunchBuffer(Bytes,
+                                          "the " + std::to_string(Bytes) +
+                                              "-byte teams-reduction buffer " +
+                                              ForKernel,
+                                          Record, Buffer))
+        return S;
       Env.ReductionBuffer = Buffer;
     }
     // The copy is queued before the launch on the same stream, and its
@@ -858,9 +874,10 @@ private:
     // After a fault the context is unusable and these fail as well; the
     // fault is the error to report.
     for (CUdeviceptr Ptr : Record.DeferredFrees)
-      if (CUresult F = API.cuMemFree(Ptr))
+      if (Status F = Pool->free(reinterpret_cast<void *>(Ptr)))
         if (!Result)
-          Result = failure("cuMemFree", F, "releasing a launch environment");
+          Result = Status::error("%s (releasing a launch environment)",
+                                 F.message().c_str());
     Record.DeferredFrees.clear();
     Record.HostCopies.clear();
     if (Record.Pooled)
