@@ -233,6 +233,103 @@ TEST(AMDGPUPluginFaults, BadTimeoutValueFailsTheDevice) {
                                   "LIBOMPTARGET_KERNEL_TIMEOUT_MS='-1'"));
 }
 
+/// The child's side of the memory cases: device 0 of a fresh plugin over
+/// the fake runtime (with LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=\p Threshold
+/// when given), then \p Body; prints "counts: <entry>=<calls> ..." for
+/// \p Entries afterwards and exits 0 unless a step failed.
+template <typename Fn>
+Outcome runWithDevice(const char *Threshold, std::vector<std::string> Entries,
+                      Fn Body) {
+  auto Child = offload::testing::runInChildProcess([&] {
+    setenv("LIBOMPTARGET_HSA_RUNTIME", FAKE_HSA_RUNTIME, 1);
+    unsetenv("FAKE_HSA_FAIL");
+    if (Threshold)
+      setenv("LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD", Threshold, 1);
+    else
+      unsetenv("LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD");
+    void *Library = dlopen(AMDGPU_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+    auto Create = Library ? reinterpret_cast<offload_plugin_create_fn>(
+                                dlsym(Library, OFFLOAD_PLUGIN_ENTRY_SYMBOL))
+                          : nullptr;
+    Status Error;
+    GenericPlugin *Plugin = Create ? Create(InterfaceVersion) : nullptr;
+    GenericDevice *Device = Plugin && Plugin->initialize() > 0
+                                ? Plugin->getDevice(0, Error)
+                                : nullptr;
+    if (!Device) {
+      std::fprintf(stderr, "no device: %s\n", Error.message().c_str());
+      _exit(2);
+    }
+    bool Ok = Body(*Device);
+    // The plugin loaded the fake already: this finds the same library.
+    void *Fake = dlopen(FAKE_HSA_RUNTIME, RTLD_NOW | RTLD_NOLOAD);
+    auto Count = reinterpret_cast<unsigned long (*)(const char *)>(
+        Fake ? dlsym(Fake, "fake_hsa_call_count") : nullptr);
+    std::fprintf(stderr, "counts:");
+    for (const std::string &Entry : Entries)
+      std::fprintf(stderr, " %s=%lu", Entry.c_str(),
+                   Count ? Count(Entry.c_str()) : 999999ul);
+    std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+    _exit(Ok ? 0 : 1);
+  });
+  return {Child.Output, Child.ExitedZero, Child.Seconds};
+}
+
+/// 10,000 allocate/free pairs of 4 KiB, as a loop of maps makes them.
+bool allocateAndFreeInALoop(GenericDevice &Device) {
+  for (int I = 0; I < 10000; ++I) {
+    void *Ptr = Device.allocate(4096, AllocKind::Device);
+    if (!Ptr || Device.free(Ptr, AllocKind::Device))
+      return false;
+  }
+  return true;
+}
+
+TEST(AMDGPUPluginFaults, TheMemoryPoolSavesRuntimeAllocations) {
+  const char *Allocations = "hsa_amd_memory_pool_allocate(device)";
+  Outcome O = runWithDevice(nullptr, {Allocations}, allocateAndFreeInALoop);
+  EXPECT_TRUE(O.Completed) << O.Output;
+  EXPECT_THAT(O.Output,
+              HasSubstr(std::string("counts: ") + Allocations + "=1\n"));
+  // Turned off, every pair reaches the runtime.
+  O = runWithDevice("0", {Allocations}, allocateAndFreeInALoop);
+  EXPECT_TRUE(O.Completed) << O.Output;
+  EXPECT_THAT(O.Output,
+              HasSubstr(std::string("counts: ") + Allocations + "=10000\n"));
+}
+
+TEST(AMDGPUPluginFaults, LockedMemoryIsCopiedWithoutStaging) {
+  static char Buffer[8192];
+  Outcome O = runWithDevice(
+      nullptr,
+      {"hsa_amd_memory_lock", "hsa_amd_memory_unlock",
+       "hsa_amd_memory_pool_allocate"},
+      [](GenericDevice &Device) {
+        void *Memory = Device.allocate(4096, AllocKind::Device);
+        void *Locked = nullptr, *Again = nullptr;
+        if (!Memory || Device.lockHostMemory(Buffer, sizeof(Buffer), Locked) ||
+            Device.lockHostMemory(Buffer, sizeof(Buffer), Again))
+          return false;
+        // Two copies each way from the locked buffer: no staging buffer,
+        // so no further allocation after the device block's.
+        Buffer[100] = 42;
+        for (int I = 0; I < 2; ++I)
+          if (Device.dataSubmit(Memory, Buffer + 64, 4096, nullptr) ||
+              Device.dataRetrieve(Buffer + 4096, Memory, 4096, nullptr))
+            return false;
+        if (Buffer[4096 + 36] != 42)
+          return false;
+        return !Device.unlockHostMemory(Buffer) &&
+               !Device.unlockHostMemory(Buffer) &&
+               Device.unlockHostMemory(Buffer);
+      });
+  EXPECT_TRUE(O.Completed) << O.Output;
+  EXPECT_THAT(O.Output, HasSubstr("counts: hsa_amd_memory_lock=1 "
+                                  "hsa_amd_memory_unlock=1 "
+                                  "hsa_amd_memory_pool_allocate=1\n"));
+}
+
 /// The entry points of the plugin's HSA table that return a status, by
 /// name.
 std::vector<std::string> statusEntryPoints() {
