@@ -28,6 +28,9 @@ PACKAGES=(
   # MPI + offload programs (test/mpi, docs/MPI.md): mpirun, and mpicxx/mpifort
   # driving our shims.
   openmpi-bin libopenmpi-dev
+  # Parallel netCDF, which the stencil mini-app of
+  # scripts/conformance/run-miniapps.py links (docs/Benchmarks.md).
+  libpnetcdf-dev
   # The GPU check kit's GCC build of its benchmarks (g++-12/gfortran-12
   # -foffload=nvptx-none and libgomp's nvptx plugin, scripts/gpu-check/bench).
   gcc-12-offload-nvptx gfortran-12
