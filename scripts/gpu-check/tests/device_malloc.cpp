@@ -2,11 +2,11 @@
 // loop iteration (many threads allocating at once), written and read back
 // by its owner, and a larger block per team in generic mode, shared by the
 // team's threads through a `parallel for`. Then C++ `new`/`delete` (scalar
-// with a constructor, and array), which clang's OpenMP device headers map
-// onto the device malloc and free. On NVIDIA GPUs device malloc comes from
+// with a constructor, and array). On NVIDIA GPUs device malloc comes from
 // the CUDA heap, 8 MiB unless the runtime raises it, so the sizes here keep
-// far below that: this checks that allocation works, not capacity.
-// KIT-AMD-UNSUPPORTED: malloc/free (the AMD device runtime has no heap for user code yet)
+// far below that: this checks that allocation works, not capacity. On AMD
+// GPUs malloc and new come from the device runtime's heap (512 MiB unless
+// LIBOMPTARGET_HEAP_SIZE says otherwise).
 #include "check.h"
 
 #include <cstdint>

@@ -10,7 +10,6 @@
 // Mapping classes with vtables warns that they are not trivially copyable;
 // the mapped objects here only carry ints besides the vtable pointer.
 // KIT-FLAGS: -Wno-openmp-mapping
-// KIT-AMD-UNSUPPORTED: free, for delete of objects built on the device (the AMD device runtime has no heap for user code yet)
 #include "check.h"
 
 #include <cstdint>
