@@ -14,12 +14,18 @@
 //   queue-trap     the same with HSA_STATUS_ERROR_EXCEPTION (a trap)
 //   hang           a dispatched kernel never completes, and nothing is
 //                  reported
+//   heap-exhausted a dispatched kernel's operator new finds the device heap
+//                  used up: it writes 4096 (the bytes it asked for) to the
+//                  heap's exhaustion report, then traps as queue-trap does
 //   <entry>=<code> every call of that entry point returning hsa_status_t
 //                  (e.g. hsa_agent_get_info=4096) returns <code>
 // FAKE_HSA_TRACE=1 prints kernel lookups and dispatches on stderr, each line
 // starting with "fake-hsa: ".
 // FAKE_HSA_XNACK=1 reports XNACK enabled (HMM is always reported), which
 // `requires unified_shared_memory` needs.
+// FAKE_HSA_HEAP=1 gives every code object the device runtime's heap global
+// (`__ompx_device_heap`, DeviceHeapABI.h), so the plugin reserves the heap;
+// each dispatch then traces what the plugin wrote into it.
 //
 // Every entry point counts its calls, and allocations from the GPU agent's
 // pool are also counted as "hsa_amd_memory_pool_allocate(device)":
@@ -192,7 +198,37 @@ struct FakeQueue {
 /// A kernel symbol; its address is the kernel object of dispatches.
 struct FakeSymbol {
   std::string Name;
+  /// Set for the one variable: its storage.
+  void *Variable = nullptr;
+  uint32_t VariableSize = 0;
 };
+
+/// `__ompx_device_heap` of every code object, with FAKE_HSA_HEAP=1: the
+/// layout of offload/include/DeviceHeapABI.h (the plugin refuses a global of
+/// another size, so a change there fails the heap tests).
+struct {
+  uint64_t Base, Size, ExhaustionReport, Reserved;
+} HeapGlobal;
+constexpr const char *HeapSymbol = "__ompx_device_heap";
+
+bool enabled(const char *Variable) {
+  const char *Value = std::getenv(Variable);
+  return Value && std::strcmp(Value, "1") == 0;
+}
+
+/// What a kernel would find in its heap global, and the device side of a
+/// failing operator new (FAKE_HSA_FAIL=heap-exhausted).
+void traceHeap() {
+  if (!enabled("FAKE_HSA_HEAP"))
+    return;
+  trace("device heap: %llu bytes at %s, exhaustion report %s",
+        static_cast<unsigned long long>(HeapGlobal.Size),
+        HeapGlobal.Base ? "a device address" : "null",
+        HeapGlobal.ExhaustionReport ? "in host memory" : "missing");
+  if (failing("heap-exhausted") && HeapGlobal.ExhaustionReport)
+    __atomic_store_n(reinterpret_cast<uint64_t *>(HeapGlobal.ExhaustionReport),
+                     uint64_t(4096), __ATOMIC_SEQ_CST);
+}
 
 FakeSignal *signalOf(hsa_signal_t Signal) {
   return reinterpret_cast<FakeSignal *>(Signal.handle);
@@ -234,10 +270,11 @@ void ringDoorbell(FakeQueue &Queue, uint64_t Last) {
       trace("dispatch %s: grid %u, workgroup %u, private %u bytes", Name,
             Packet->grid_size_x, unsigned(Packet->workgroup_size_x),
             Packet->private_segment_size);
+    traceHeap();
     hsa_status_t Fault = HSA_STATUS_SUCCESS;
     if (failing("queue-error"))
       Fault = ERROR_MEMORY_APERTURE_VIOLATION;
-    else if (failing("queue-trap"))
+    else if (failing("queue-trap") || failing("heap-exhausted"))
       Fault = ERROR_EXCEPTION;
     if (Fault) {
       // The real runtime reports a queue error from a thread of its own,
@@ -560,14 +597,20 @@ hsa_status_t hsa_executable_freeze(hsa_executable_t, const char *) {
   return HSA_STATUS_SUCCESS;
 }
 
-// Every "<name>.kd" is a kernel; there are no variables, so the plugin
-// uses its defaults for kernel and device environments.
+// Every "<name>.kd" is a kernel; the only variable is the heap global (with
+// FAKE_HSA_HEAP=1), so the plugin uses its defaults for kernel and device
+// environments.
 hsa_status_t
 hsa_executable_get_symbol_by_name(hsa_executable_t, const char *Name,
                                   const hsa_agent_t *,
                                   hsa_executable_symbol_t *Symbol) {
   ENTER("hsa_executable_get_symbol_by_name");
   std::string Text = Name;
+  if (Text == HeapSymbol && enabled("FAKE_HSA_HEAP")) {
+    static FakeSymbol Heap{Text, &HeapGlobal, sizeof(HeapGlobal)};
+    Symbol->handle = reinterpret_cast<uint64_t>(&Heap);
+    return HSA_STATUS_SUCCESS;
+  }
   if (Text.size() < 4 || Text.compare(Text.size() - 3, 3, ".kd") != 0)
     return ERROR_INVALID_SYMBOL_NAME;
   trace("kernel %s", Text.substr(0, Text.size() - 3).c_str());
@@ -581,6 +624,14 @@ hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t Symbol,
                                             int Attribute, void *Value) {
   ENTER("hsa_executable_symbol_get_info");
   switch (Attribute) {
+  case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS:
+    *static_cast<uint64_t *>(Value) = reinterpret_cast<uint64_t>(
+        reinterpret_cast<FakeSymbol *>(Symbol.handle)->Variable);
+    return HSA_STATUS_SUCCESS;
+  case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE:
+    *static_cast<uint32_t *>(Value) =
+        reinterpret_cast<FakeSymbol *>(Symbol.handle)->VariableSize;
+    return HSA_STATUS_SUCCESS;
   case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT:
     *static_cast<uint64_t *>(Value) = Symbol.handle;
     return HSA_STATUS_SUCCESS;
