@@ -60,10 +60,13 @@ TEST(KernelGrid, GenericModeAddsAWarpForTheMainThread) {
   // 64 workers and the main thread's warp.
   EXPECT_EQ(chooseGrid(config(ExecModeGeneric), R, limits()).ThreadsPerBlock,
             96u);
-  // Generic-SPMD kernels keep the state machine, so they need it too.
-  EXPECT_EQ(chooseGrid(config(ExecModeGeneric | ExecModeSPMD), R, limits())
-                .ThreadsPerBlock,
-            96u);
+  // Generic-SPMD kernels that keep the state machine (Flang's) need it too;
+  // those link-time OpenMPOpt SPMD-ised (no state machine) run every thread.
+  KernelConfiguration GenericSPMD = config(ExecModeGeneric | ExecModeSPMD);
+  GenericSPMD.UseGenericStateMachine = 1;
+  EXPECT_EQ(chooseGrid(GenericSPMD, R, limits()).ThreadsPerBlock, 96u);
+  GenericSPMD.UseGenericStateMachine = 0;
+  EXPECT_EQ(chooseGrid(GenericSPMD, R, limits()).ThreadsPerBlock, 64u);
   EXPECT_EQ(chooseGrid(config(ExecModeSPMD), R, limits()).ThreadsPerBlock, 64u);
   // AMD wavefronts of 64; never above the block limit.
   GridLimits Wide = limits();

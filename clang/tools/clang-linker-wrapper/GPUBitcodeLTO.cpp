@@ -37,6 +37,25 @@ namespace {
 /// The device runtime's global a plugin fills in (openmp/device).
 constexpr StringLiteral DeviceEnvironmentName = "__omp_rtl_device_environment";
 
+/// The device runtime's entry points that link-time OpenMPOpt calls from
+/// code it writes: the custom state machine of a generic kernel, the guards
+/// of an SPMD-ised one. It only writes that code when they are defined, but
+/// it has already folded the runtime's own reads of the kernel environment
+/// as if it would: a program that uses no reduction (which would pull in
+/// __kmpc_get_warp_size) then lost the generic-mode worker loop, and its
+/// parallel regions ran on no thread. Like upstream, which links its whole
+/// runtime as one module, we make sure they are there; what no code calls
+/// is removed after the pass.
+constexpr StringLiteral OpenMPOptRuntimeEntries[] = {
+    "__kmpc_get_hardware_thread_id_in_block",
+    "__kmpc_get_hardware_num_threads_in_block",
+    "__kmpc_get_warp_size",
+    "__kmpc_barrier_simple_spmd",
+    "__kmpc_barrier_simple_generic",
+    "__kmpc_kernel_parallel",
+    "__kmpc_kernel_end_parallel",
+};
+
 /// A bitcode module taking part in the link (or a candidate archive member).
 struct BitcodeInput {
   std::unique_ptr<lto::InputFile> File;
@@ -190,8 +209,12 @@ void selectMembers(const GPUBitcodeLink &Link, LinkInputs &In) {
   // openmp/device/gpu/CMakeLists.txt), so ask for it by name.
   bool RuntimeUsed = llvm::any_of(
       In.Members, [](const BitcodeInput &Member) { return Member.Taken; });
-  if (RuntimeUsed && !S.Defined.contains(DeviceEnvironmentName)) {
-    S.Undefined.insert(DeviceEnvironmentName);
+  if (RuntimeUsed) {
+    for (StringRef Name : OpenMPOptRuntimeEntries)
+      if (!S.Defined.contains(Name))
+        S.Undefined.insert(Name);
+    if (!S.Defined.contains(DeviceEnvironmentName))
+      S.Undefined.insert(DeviceEnvironmentName);
     takeNeededMembers(In.Members, S);
   }
   for (BitcodeInput &Member : In.Members)
@@ -249,6 +272,10 @@ lto::Config makeConfig(const GPUBitcodeLink &Link, std::string &Errors) {
       Errors += (Errors.empty() ? "" : "; ") + Message;
     else if (Info.getSeverity() == DS_Warning)
       WithColor::warning(errs(), "clang-linker-wrapper") << Message << "\n";
+    else if (Info.getSeverity() == DS_Remark)
+      // Only the remarks asked for with -pass-remarks=<regex> (through
+      // -mllvm / --offload-opt) reach here, e.g. OpenMPOpt's SPMD-isation.
+      WithColor::remark(errs(), "clang-linker-wrapper") << Message << "\n";
   };
   return Conf;
 }

@@ -18,9 +18,9 @@ using namespace llvm;
 namespace wrapper {
 
 std::vector<std::string> gpuLTOOptions(ArrayRef<std::string> UserArgs) {
-  std::vector<std::string> Args = {"-openmp-opt-disable"};
-  Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
-  return Args;
+  // No defaults of our own: link-time OpenMPOpt runs as in LLVM's pipeline
+  // (GPULTOOptions.h says why that is affordable with our runtime).
+  return std::vector<std::string>(UserArgs.begin(), UserArgs.end());
 }
 
 Error applyGPULTOOptions(ArrayRef<std::string> UserArgs) {

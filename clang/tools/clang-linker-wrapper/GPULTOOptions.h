@@ -11,19 +11,20 @@
 // `-Wl,--offload-opt=X` given to the driver) steer it, as upstream's device
 // link forwards them to ld.lld's LTO.
 //
-// On top of LLVM's defaults the wrapper turns the link-time OpenMPOpt pass
-// off (`-openmp-opt-disable`). With our device runtime its Attributor does
-// not settle on programs with more than a few kernels, and what it does
-// reach is harmful: it specialises each of the runtime's 65 indirect calls
-// that start a parallel region (callRegion, openmp/device/src/Parallel.cpp)
-// into a comparison with every outlined region of the program, and the
-// inliner then copies every region into that one function (TeaLeaf: a
-// 37,850-line function, >10 CPU-minutes in the AMDGPU backend). Bounding
-// its iterations (`-openmp-opt-max-iterations=32`) does not stop that. The
-// kernel modes (SPMD, generic with or without the generic state machine)
-// are chosen by clang and Flang when they compile each translation unit;
-// the link-time pass changed none of them in our measurements (docs/GPU.md).
-// A user can turn it back on with `--offload-opt=-openmp-opt-disable=false`.
+// The pipeline is LLVM's full-LTO pipeline, link-time OpenMPOpt included:
+// it turns generic kernels whose sequential part is safe on every thread
+// into SPMD kernels, gives the others a state machine that calls their
+// parallel regions directly, and moves globalised locals to shared memory.
+// It used to be off here: its Attributor specialised each of the device
+// runtime's 65 indirect region-call sites (one per argument count,
+// InvokeRegion.inc) into a comparison with every outlined region of the
+// program, and the inliner copied the regions into all of them (a 33-kernel
+// solver ran >10 CPU-minutes for gfx90a). The runtime now hides the region
+// pointer from the optimizer at those calls (hideFromOptimizer in
+// openmp/device/src/Parallel.h), so the pass costs time linear in the
+// program, and the link always takes the runtime entry points the pass
+// writes calls to (GPUBitcodeLTO.cpp). A user can still turn it off with
+// `--offload-opt=-openmp-opt-disable` (docs/LinkerWrapper.md).
 //===----------------------------------------------------------------------===//
 
 #ifndef CLANG_LINKER_WRAPPER_GPULTOOPTIONS_H
@@ -37,8 +38,8 @@
 
 namespace wrapper {
 
-/// The LLVM options the GPU LTO runs with: the wrapper's defaults, then
-/// \p UserArgs (which therefore win).
+/// The LLVM options the GPU LTO runs with: \p UserArgs (the wrapper adds
+/// none of its own).
 std::vector<std::string> gpuLTOOptions(llvm::ArrayRef<std::string> UserArgs);
 
 /// Sets gpuLTOOptions(\p UserArgs) in LLVM's option registry, once per

@@ -167,7 +167,14 @@ inline uint64_t chooseThreads(const KernelConfiguration &Config,
   // In generic mode the device runtime keeps the last warp for the main
   // thread (a warp runs in lockstep, so the main thread cannot share one with
   // waiting workers): the threads asked for are the workers, plus one warp.
-  if ((Config.ExecMode & ExecModeGeneric) && Limits.WarpSize > 1)
+  // Generic-SPMD is generic mode when the kernel asks for the state machine
+  // (Flang), and SPMD mode when link-time OpenMPOpt SPMD-ised a generic
+  // kernel (it clears that flag), as isSPMDMode in
+  // openmp/device/src/Kernel.cpp decides.
+  bool RunsGeneric =
+      Config.ExecMode == ExecModeGeneric ||
+      (Config.ExecMode == ExecModeGenericSPMD && Config.UseGenericStateMachine);
+  if (RunsGeneric && Limits.WarpSize > 1)
     Threads += Limits.WarpSize;
   uint64_t Max = Limits.MaxThreadsPerBlock ? Limits.MaxThreadsPerBlock : 1;
   return Threads < 1 ? 1 : (Threads > Max ? Max : Threads);

@@ -30,7 +30,7 @@ namespace {
 void callRegion(void *Fn, void **Args, uint64_t NumArgs, int32_t ThreadNum) {
   int32_t Gtid = ThreadNum;
   int32_t Zero = 0;
-  if (!invokeRegion(Fn, &Gtid, &Zero, Args, NumArgs))
+  if (!invokeRegion(hideFromOptimizer(Fn), &Gtid, &Zero, Args, NumArgs))
     arch::fatal("parallel region captures more variables than the device "
                 "runtime supports (64)");
 }

@@ -16,6 +16,31 @@ namespace ompx {
 /// Most captured variables an outlined region may take.
 constexpr uint64_t MaxRegionArgs = 64;
 
+/// Returns \p Ptr through an empty assembler statement: the same pointer at
+/// run time, but one no optimizer can trace back to what it points to.
+///
+/// invokeRegion calls a parallel region through a different prototype for
+/// each argument count (65 indirect call sites). Given the region pointer
+/// the caller passed, the device link's OpenMPOpt pass (its Attributor, which
+/// sees every region of the program) compared each of those sites with each
+/// region, whatever its argument count, and the inliner then copied the
+/// regions into all of them: link time and code size grew with sites x
+/// regions (a 33-kernel solver did not link for gfx90a in 10 CPU-minutes).
+/// Behind this barrier each site stays one indirect call, which is all the
+/// runtime needs (the region and its argument count are only known when the
+/// program runs), and the pass takes time linear in the program.
+template <typename T>
+[[gnu::always_inline]] inline T *hideFromOptimizer(T *Ptr) {
+#if defined(__AMDGPU__)
+  asm volatile("" : "+v"(Ptr));
+#elif defined(__NVPTX__)
+  asm volatile("" : "+l"(Ptr));
+#else
+  asm volatile("" : "+r"(Ptr));
+#endif
+  return Ptr;
+}
+
 /// Runs outlined region \p Fn on the calling thread as thread \p ThreadNum
 /// of level-1 region number \p RegionSerial with \p TeamSize threads.
 void runRegionAsMember(void *Fn, void **Args, uint64_t NumArgs,
