@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "images/Runtime.h"
-#include "api/Policy.h"
 #include "diagnostics/Diagnostics.h"
 #include "diagnostics/Profiler.h"
 #include "images/ImageTriple.h"
@@ -22,6 +21,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <strings.h>
 
 using namespace offload;
 
@@ -87,11 +87,14 @@ void Runtime::loadPlugins(LockedRegistry &Reg) {
 /// A requirement a device cannot meet (`requires unified_shared_memory` on
 /// a GPU that cannot read host memory) stops the program here, at
 /// registration, rather than letting a kernel read garbage later.
-/// With OMP_TARGET_OFFLOAD=disabled no device is used, so none is asked.
+/// With OMP_TARGET_OFFLOAD=disabled no device is used, so none is refused.
+/// The variable is read here rather than through libomp (api/Policy.h):
+/// asking libomp initialises it, which must not happen this early (see
+/// api/TargetTasks.h).
 static void stopUnlessHonoured(PluginRecord &Record, int64_t Flags) {
-  if (offloadPolicy() == OffloadPolicy::Disabled)
-    return;
-  if (plugin::Status S = Record.Plugin->checkRequiresFlags(Flags))
+  plugin::Status S = Record.Plugin->checkRequiresFlags(Flags);
+  const char *Policy = std::getenv("OMP_TARGET_OFFLOAD");
+  if (S && !(Policy && strcasecmp(Policy, "disabled") == 0))
     fatalErrorCode(1, nullptr, "%s", S.message().c_str());
 }
 
@@ -328,6 +331,10 @@ void Runtime::addRequires(LockedRegistry &Reg, int64_t Flags) {
 // Device
 //===----------------------------------------------------------------------===//
 
+bool Device::zeroCopyMaps() {
+  return Runtime::get().unifiedSharedMemory() || plugin().useZeroCopyMaps();
+}
+
 bool Device::prepare() {
   Runtime &RT = Runtime::get();
   // What every construct asks: lock-free once the device is up to date.
@@ -554,7 +561,7 @@ void Device::mapGlobal(LoadedLibrary &Loaded, plugin::LoadedImage *PluginImage,
   // variable, which clang then reaches through a reference pointer.
   // The host copy belongs to the library: read it only while the
   // library is registered.
-  if (Runtime::get().unifiedSharedMemory() &&
+  if (zeroCopyMaps() &&
       (E.EntryKind == ImageEntry::LinkGlobal || isReferencePointer(E))) {
     LockedRegistry Reg = Runtime::get().lockRegistry();
     if (!Loaded.Lib->unregistered(Reg))

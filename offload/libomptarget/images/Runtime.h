@@ -161,6 +161,11 @@ public:
   /// and loads every registered image it has not loaded yet. Returns false
   /// (after printing why) on failure.
   bool prepare();
+  /// Whether maps on this device use the host's memory instead of device
+  /// copies: under `requires unified_shared_memory`, or when the plugin's
+  /// device shares host memory and the user asked for it (OMPX_APU_MAPS).
+  /// Only after prepare() returned true.
+  bool zeroCopyMaps();
   /// The plugin's device; only after prepare() returned true.
   plugin::GenericDevice &plugin() {
     return *PluginDevice.load(std::memory_order_acquire);

@@ -125,8 +125,7 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
   // Under unified shared memory the device uses the host copy, which is
   // always present, unless the map has the `close` modifier: then the data
   // gets a device copy, as without unified shared memory (as upstream).
-  if (Runtime::get().unifiedSharedMemory() &&
-      !has(Item.Type, OMP_TGT_MAPTYPE_CLOSE))
+  if (D.zeroCopyMaps() && !has(Item.Type, OMP_TGT_MAPTYPE_CLOSE))
     return nullptr;
   if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT)) {
     reportNotPresent(D, Table, Loc, Item, PresentCheck::Map);
@@ -247,7 +246,7 @@ bool useEntry(Device &D, LockedMappingTable &Table, Transfers &T,
     // Under unified shared memory the pointee stays in host memory, so a
     // mapped pointer (such as the reference pointer of a declare target
     // variable) must hold the host address on the device too.
-    return !PointerEntry || !Runtime::get().unifiedSharedMemory() ||
+    return !PointerEntry || !D.zeroCopyMaps() ||
            attachPointerToHost(D, *PointerEntry, addr(Item.Base));
   }
   if (has(Item.Type, OMP_TGT_MAPTYPE_TO) &&

@@ -88,7 +88,7 @@ bool offload::planExit(Device &D, LockedMappingTable &Table, Transfers &T,
       R = LookupResult();
     if (R.Status != LookupResult::Contained) {
       if (has(Item.Type, OMP_TGT_MAPTYPE_PRESENT) &&
-          !Runtime::get().unifiedSharedMemory()) {
+          !D.zeroCopyMaps()) {
         reportNotPresent(D, Table, Loc, Item, PresentCheck::Unmap);
         return false;
       }

@@ -23,7 +23,7 @@ bool planUpdateRange(Device &D, LockedMappingTable &Table, Transfers &T,
   if (R.Status != LookupResult::Contained) {
     // Under unified shared memory data without a device copy (`close`, or
     // omp_target_associate_ptr, make one) is the host's: nothing to do.
-    if (Runtime::get().unifiedSharedMemory())
+    if (D.zeroCopyMaps())
       return true;
     if (has(Piece.Type, OMP_TGT_MAPTYPE_PRESENT)) {
       reportNotPresent(D, Table, Loc, Piece, PresentCheck::Motion);

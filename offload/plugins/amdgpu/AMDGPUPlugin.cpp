@@ -47,6 +47,7 @@
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelTimeout.h"
 #include "gpu/LaunchKnobs.h"
+#include "gpu/ZeroCopyMaps.h"
 #include "gpu/PinnedHostMemory.h"
 
 #include <algorithm>
@@ -495,6 +496,9 @@ public:
 
   /// Whether kernels can read pageable host memory (HMM and XNACK).
   bool supportsUnifiedMemory() const override { return UnifiedMemory; }
+  bool useZeroCopyMaps() const override {
+    return UnifiedMemory && ZeroCopyMapsRequested;
+  }
 
   /// LIBOMPTARGET_INFO's line: the grid launchKernel gives the queue.
   std::string describeLaunch(KernelHandle Handle,
@@ -971,6 +975,7 @@ private:
   mutable Guarded<std::string> LastKernel;
   uint64_t TimestampFrequency = 0;
   bool UnifiedMemory = false;
+  const bool ZeroCopyMapsRequested = zeroCopyMapsRequested();
   const KernelTimeout Timeout = kernelTimeoutFromEnvironment();
   const LaunchKnobs Knobs = launchKnobsFromEnvironment();
   /// LIBOMPTARGET_STACK_SIZE: the private segment (stack) of every

@@ -41,6 +41,7 @@
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelTimeout.h"
 #include "gpu/LaunchKnobs.h"
+#include "gpu/ZeroCopyMaps.h"
 #include "gpu/PinnedHostMemory.h"
 
 #include <algorithm>
@@ -438,6 +439,9 @@ public:
 
   /// Whether kernels can read pageable host memory (HMM, coherent links).
   bool supportsUnifiedMemory() const override { return UnifiedMemory; }
+  bool useZeroCopyMaps() const override {
+    return UnifiedMemory && ZeroCopyMapsRequested;
+  }
 
   /// LIBOMPTARGET_INFO's line: the grid launchKernel gives the driver.
   std::string describeLaunch(KernelHandle Handle,
@@ -930,6 +934,7 @@ private:
   CUcontext Context = nullptr;
   std::string Name;
   bool UnifiedMemory = false;
+  const bool ZeroCopyMapsRequested = zeroCopyMapsRequested();
   int Major = 0, Minor = 0, Multiprocessors = 0, MaxThreadsPerBlock = 0,
       MaxGridX = 0, ClockKHz = 0;
   /// The stream of synchronous work (see withStream).

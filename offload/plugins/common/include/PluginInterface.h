@@ -42,7 +42,7 @@ namespace plugin {
 
 /// Bumped whenever a virtual function below changes; libomptarget refuses a
 /// plugin built against another version with a message naming it.
-constexpr uint32_t InterfaceVersion = 4;
+constexpr uint32_t InterfaceVersion = 5;
 
 /// Success, or a failure with a human-readable message.
 class Status {
@@ -227,6 +227,11 @@ public:
   /// Whether the device can dereference host memory directly (unified
   /// shared memory); maps then pass host addresses through.
   virtual bool supportsUnifiedMemory() const = 0;
+
+  /// Whether maps should use host memory even without `requires
+  /// unified_shared_memory` (upstream's OMPX_APU_MAPS, on a device that
+  /// shares the host's memory). The default: maps make device copies.
+  virtual bool useZeroCopyMaps() const { return false; }
 
   /// Installs the host-to-device function address table of an image (for
   /// `declare target indirect`). Plugins that do not support it yet return
