@@ -193,6 +193,36 @@ declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
   ASSERT_TRUE(!!Object) << toString(Object.takeError());
 }
 
+// On a GPU a team-shared pointer's integer is its offset in the block's
+// LDS; the AMDGPU runtime sizes dynamic LDS from its start's. Here such
+// integers are taken relative to the block's segment, both ways.
+TEST_F(AMDGPUEmulationTest, SharedPointerIntegersAreOffsets) {
+  std::unique_ptr<Module> M = parse(R"(
+@a = internal addrspace(3) global [4 x i32] undef, align 16
+@dyn = external addrspace(3) global [0 x i32], align 16
+define amdgpu_kernel void @k(ptr %out, i32 %i) {
+  store i32 ptrtoint (ptr addrspace(3) @dyn to i32), ptr %out
+  %p = inttoptr i32 %i to ptr addrspace(3)
+  store i32 1, ptr addrspace(3) %p
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  Function *K = M->getFunction("k");
+  unsigned Subs = 0, SharedGEPs = 0;
+  for (Instruction &I : instructions(*K)) {
+    EXPECT_FALSE(isa<IntToPtrInst>(I));
+    Subs += I.getOpcode() == Instruction::Sub;
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(&I))
+      SharedGEPs += isa<CallInst>(GEP->getPointerOperand());
+  }
+  EXPECT_EQ(Subs, 1u);       // ptrtoint(@dyn) - segment
+  EXPECT_EQ(SharedGEPs, 2u); // @dyn at 16, and segment + %i
+  Expected<SmallString<0>> Object = offload::emitObject(*M);
+  ASSERT_TRUE(!!Object) << toString(Object.takeError());
+}
+
 TEST_F(AMDGPUEmulationTest, PrivateAllocasBecomeHostAllocas) {
   std::unique_ptr<Module> M = parse(R"(
 define amdgpu_kernel void @k(ptr %out) {

@@ -17,6 +17,7 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -42,6 +43,20 @@ Expected<SmallString<0>> optimisedDeviceBitcode(GPUBitcodeLink &Lto) {
   if (!Generated)
     return Generated.takeError();
   return Bitcode;
+}
+
+/// Keeps the AMDGPU backend's module LDS lowering out of the LTO pipeline
+/// (LLVM adds it at the end of full LTO). It packs each kernel's LDS
+/// variables into one struct and reaches them from other functions through
+/// tables of 32-bit LDS addresses indexed by llvm.amdgcn.lds.kernel.id:
+/// code that only a GPU's 32-bit local address space can run. The emulator
+/// gives each team-shared variable its own offset in the block's segment
+/// instead (SharedMemoryLowering.cpp).
+void keepLDSVariables() {
+  auto &Options = cl::getRegisteredOptions();
+  auto It = Options.find("amdgpu-enable-lower-module-lds");
+  if (It != Options.end())
+    (void)It->second->addOccurrence(0, It->first, "false");
 }
 
 /// Retargets \p Bitcode to this host and compiles it to an object.
@@ -121,6 +136,8 @@ Error linkEmulatedGPUImage(const DeviceLinkJob &Job,
   std::string ObjectPath = Job.Output + "-emulated.o";
   std::optional<ScopedTempFile> Object;
   if (!Runner.isDryRun()) {
+    if (Job.Triple.isAMDGCN())
+      keepLDSVariables();
     Expected<SmallString<0>> Bitcode = optimisedDeviceBitcode(Lto);
     if (!Bitcode)
       return Bitcode.takeError();

@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
@@ -91,6 +92,48 @@ void dropFromMetadataArrays(Module &M, function_ref<bool(Constant *)> Drop) {
   }
 }
 
+/// A team-shared pointer's integer value is its offset in the block's
+/// shared memory on a GPU (the AMDGPU runtime finds the size of dynamic
+/// LDS from its start's address). Here a team-shared pointer is a host
+/// address in the block's segment, so its integers are made relative to
+/// the segment, both ways.
+void makeSharedIntegersOffsets(Module &M, unsigned SharedAddressSpace) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  FunctionCallee Base =
+      M.getOrInsertFunction("__gpuemu_shared_base", PointerType::get(Ctx, 0));
+  for (Function &F : M) {
+    std::vector<Instruction *> Casts;
+    for (Instruction &I : instructions(F))
+      if ((isa<PtrToIntInst>(I) &&
+           I.getOperand(0)->getType()->getPointerAddressSpace() ==
+               SharedAddressSpace) ||
+          (isa<IntToPtrInst>(I) &&
+           I.getType()->getPointerAddressSpace() == SharedAddressSpace))
+        Casts.push_back(&I);
+    if (Casts.empty())
+      continue;
+    IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+    Value *Segment = Entry.CreateCall(Base, {}, "shared.segment");
+    for (Instruction *Cast : Casts) {
+      IRBuilder<> B(Cast);
+      Value *Result;
+      if (isa<PtrToIntInst>(Cast)) {
+        Value *Offset = B.CreateSub(B.CreatePtrToInt(Cast->getOperand(0), I64),
+                                    B.CreatePtrToInt(Segment, I64));
+        Result = B.CreateZExtOrTrunc(Offset, Cast->getType());
+      } else {
+        Value *Offset = B.CreateZExtOrTrunc(Cast->getOperand(0), I64);
+        Result = B.CreateAddrSpaceCast(
+            B.CreateGEP(Type::getInt8Ty(Ctx), Segment, Offset),
+            Cast->getType());
+      }
+      Cast->replaceAllUsesWith(Result);
+      Cast->eraseFromParent();
+    }
+  }
+}
+
 } // namespace
 
 Error lowerSharedMemory(Module &M, unsigned SharedAddressSpace) {
@@ -107,8 +150,10 @@ Error lowerSharedMemory(Module &M, unsigned SharedAddressSpace) {
       ConstantInt::get(Type::getInt64Ty(Ctx), Layout.StaticBytes),
       SharedSizeSymbol);
   SizeGlobal->setVisibility(GlobalValue::DefaultVisibility);
-  if (Globals.empty())
+  if (Globals.empty()) {
+    makeSharedIntegersOffsets(M, SharedAddressSpace);
     return Error::success();
+  }
 
   // Shared globals listed in llvm.used must not keep their (now unused)
   // storage alive; the segment holds them.
@@ -149,6 +194,7 @@ Error lowerSharedMemory(Module &M, unsigned SharedAddressSpace) {
     }
     G->eraseFromParent();
   }
+  makeSharedIntegersOffsets(M, SharedAddressSpace);
   return Error::success();
 }
 
