@@ -44,7 +44,7 @@ enum class ThreadWait : uint8_t {
 /// What a thread brings to a warp-synchronous operation and gets back.
 struct WarpOperation {
   uint32_t Kind = 0; // 0: syncwarp, 1 + ShuffleKind, 16 + VoteKind
-  uint32_t Mask = 0;
+  uint64_t Mask = 0; // up to 64 lanes (AMD wavefronts)
   uint32_t Value = 0;
   uint32_t B = 0, C = 0;
   uint64_t Result = 0;
@@ -94,7 +94,7 @@ struct BlockState {
   uint32_t warpOf(const GPUThread &T) const { return T.Index / WarpSize; }
   uint32_t laneOf(const GPUThread &T) const { return T.Index % WarpSize; }
   /// Lanes of warp \p Warp that exist in this block.
-  uint32_t warpLanes(uint32_t Warp) const;
+  uint64_t warpLanes(uint32_t Warp) const;
 };
 
 /// The block and thread running on this host thread.

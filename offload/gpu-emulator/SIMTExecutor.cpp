@@ -81,7 +81,8 @@ std::string describeWaiters(const BlockState &Block) {
                  : " in a warp-synchronous operation (mask 0x" +
                        [&] {
                          char Hex[16];
-                         snprintf(Hex, sizeof(Hex), "%x", T.Op.Mask);
+                         snprintf(Hex, sizeof(Hex), "%llx",
+                                  (unsigned long long)T.Op.Mask);
                          return std::string(Hex);
                        }() +
                        ")");

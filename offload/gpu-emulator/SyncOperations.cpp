@@ -24,10 +24,10 @@ using offload::gpuemu::VoteKind;
 
 namespace gpuemu {
 
-uint32_t BlockState::warpLanes(uint32_t Warp) const {
+uint64_t BlockState::warpLanes(uint32_t Warp) const {
   uint64_t First = uint64_t(Warp) * WarpSize;
   uint64_t Count = std::min<uint64_t>(WarpSize, Threads.size() - First);
-  return Count >= 32 ? ~0u : (1u << Count) - 1;
+  return Count >= 64 ? ~uint64_t(0) : (uint64_t(1) << Count) - 1;
 }
 
 namespace {
@@ -35,6 +35,9 @@ namespace {
 constexpr uint32_t SyncWarpKind = 0;
 constexpr uint32_t ShuffleBase = 1;
 constexpr uint32_t VoteBase = 16;
+/// AMD's ds_bpermute and readlane: B is the source lane (~0u: the first
+/// lane taking part).
+constexpr uint32_t PermuteKind = 32;
 
 void releaseBarrier(BlockState &Block, uint32_t Id) {
   for (GPUThread &T : Block.Threads)
@@ -51,13 +54,13 @@ void checkBarrier(BlockState &Block, uint32_t Id) {
 }
 
 /// Lanes of \p Warp that have exited.
-uint32_t exitedLanes(BlockState &Block, uint32_t Warp) {
-  uint32_t Mask = 0;
+uint64_t exitedLanes(BlockState &Block, uint32_t Warp) {
+  uint64_t Mask = 0;
   for (uint32_t L = 0; L < Block.WarpSize; ++L) {
     uint64_t Index = uint64_t(Warp) * Block.WarpSize + L;
     if (Index < Block.Threads.size() &&
         Block.Threads[Index].Wait == ThreadWait::Exited)
-      Mask |= 1u << L;
+      Mask |= uint64_t(1) << L;
   }
   return Mask;
 }
@@ -92,17 +95,23 @@ uint32_t shuffleSource(const WarpOperation &Op, uint32_t Lane, bool &InRange) {
 
 /// Computes the results of the warp operation whose participants (in
 /// \p Lanes of warp \p Warp) have all arrived, and releases them.
-void completeWarpOperation(BlockState &Block, uint32_t Warp, uint32_t Lanes) {
+void completeWarpOperation(BlockState &Block, uint32_t Warp, uint64_t Lanes) {
   GPUThread *Base = &Block.Threads[uint64_t(Warp) * Block.WarpSize];
-  uint32_t Ballot = 0;
-  for (uint32_t L = 0; L < 32; ++L)
+  uint64_t Ballot = 0;
+  for (uint32_t L = 0; L < Block.WarpSize; ++L)
     if ((Lanes >> L & 1) && Base[L].Op.Value)
-      Ballot |= 1u << L;
-  for (uint32_t L = 0; L < 32; ++L) {
+      Ballot |= uint64_t(1) << L;
+  for (uint32_t L = 0; L < Block.WarpSize; ++L) {
     if (!(Lanes >> L & 1))
       continue;
     WarpOperation &Op = Base[L].Op;
-    if (Op.Kind >= VoteBase) {
+    if (Op.Kind == PermuteKind) {
+      uint32_t Source = Op.B == ~0u ? uint32_t(__builtin_ctzll(Lanes))
+                                    : Op.B % Block.WarpSize;
+      // A lane outside the operation has no value to give: the reader
+      // keeps its own.
+      Op.Result = (Lanes >> Source & 1) ? Base[Source].Op.Value : Op.Value;
+    } else if (Op.Kind >= VoteBase) {
       switch (VoteKind(Op.Kind - VoteBase)) {
       case VoteKind::All:
         Op.Result = Ballot == Lanes;
@@ -131,22 +140,22 @@ void completeWarpOperation(BlockState &Block, uint32_t Warp, uint32_t Lanes) {
 /// other lane of its mask has arrived or exited.
 void checkWarp(BlockState &Block, uint32_t Warp, uint32_t Lane) {
   GPUThread *Base = &Block.Threads[uint64_t(Warp) * Block.WarpSize];
-  uint32_t Needed =
+  uint64_t Needed =
       Base[Lane].Op.Mask & Block.warpLanes(Warp) & ~exitedLanes(Block, Warp);
-  uint32_t Arrived = 0;
-  for (uint32_t L = 0; L < 32; ++L)
+  uint64_t Arrived = 0;
+  for (uint32_t L = 0; L < Block.WarpSize; ++L)
     if ((Needed >> L & 1) && Base[L].Wait == ThreadWait::Warp)
-      Arrived |= 1u << L;
+      Arrived |= uint64_t(1) << L;
   if (Arrived == Needed)
     completeWarpOperation(Block, Warp, Needed);
 }
 
-uint64_t warpOperation(uint32_t Kind, uint32_t Mask, uint32_t Value, uint32_t B,
+uint64_t warpOperation(uint32_t Kind, uint64_t Mask, uint32_t Value, uint32_t B,
                        uint32_t C) {
   BlockState &Block = *CurrentBlock;
   GPUThread &Self = *CurrentThread;
-  Self.Op =
-      WarpOperation{Kind, Mask | (1u << Block.laneOf(Self)), Value, B, C, 0};
+  Self.Op = WarpOperation{
+      Kind, Mask | (uint64_t(1) << Block.laneOf(Self)), Value, B, C, 0};
   Self.Wait = ThreadWait::Warp;
   checkWarp(Block, Block.warpOf(Self), Block.laneOf(Self));
   while (Self.Wait != ThreadWait::None)
@@ -184,12 +193,12 @@ bool releaseActiveMaskWaiters(BlockState &Block) {
   uint32_t Warps = (Block.Threads.size() + Block.WarpSize - 1) / Block.WarpSize;
   for (uint32_t W = 0; W < Warps; ++W) {
     GPUThread *Base = &Block.Threads[uint64_t(W) * Block.WarpSize];
-    uint32_t Lanes = Block.warpLanes(W);
-    uint32_t Waiting = 0;
+    uint64_t Lanes = Block.warpLanes(W);
+    uint64_t Waiting = 0;
     bool Settled = true;
-    for (uint32_t L = 0; L < 32 && (Lanes >> L & 1); ++L) {
+    for (uint32_t L = 0; L < Block.WarpSize && (Lanes >> L & 1); ++L) {
       if (Base[L].Wait == ThreadWait::ActiveMask)
-        Waiting |= 1u << L;
+        Waiting |= uint64_t(1) << L;
       // A lane that is runnable and not spinning (released by a barrier or
       // warp operation after its turn in this round) may be on its way to
       // the same activemask: wait for it.
@@ -198,7 +207,7 @@ bool releaseActiveMaskWaiters(BlockState &Block) {
     }
     if (!Waiting || !Settled)
       continue;
-    for (uint32_t L = 0; L < 32; ++L)
+    for (uint32_t L = 0; L < Block.WarpSize; ++L)
       if (Waiting >> L & 1) {
         Base[L].Op.Result = Waiting;
         Base[L].Wait = ThreadWait::None;
@@ -235,11 +244,29 @@ __attribute__((visibility("default"))) void __gpuemu_syncwarp(uint32_t Mask) {
 // that run together: a round runs every runnable thread until it waits, so
 // converged lanes arrive together and diverged ones (spinning, in a
 // barrier) do not.
-__attribute__((visibility("default"))) uint32_t __gpuemu_activemask() {
+__attribute__((visibility("default"))) uint64_t __gpuemu_activemask64() {
   GPUThread &Self = *CurrentThread;
   Self.Wait = ThreadWait::ActiveMask;
   while (Self.Wait != ThreadWait::None)
     switchToScheduler();
-  return uint32_t(Self.Op.Result);
+  return Self.Op.Result;
+}
+
+__attribute__((visibility("default"))) uint32_t __gpuemu_activemask() {
+  return uint32_t(__gpuemu_activemask64());
+}
+
+// An AMD wavefront operation runs over the lanes of the EXEC mask: those
+// that reach it together, as activemask defines them.
+__attribute__((visibility("default"))) uint64_t
+__gpuemu_wave_ballot(uint32_t Predicate) {
+  return warpOperation(VoteBase + uint32_t(VoteKind::Ballot),
+                       __gpuemu_activemask64(), Predicate != 0, 0, 0);
+}
+
+__attribute__((visibility("default"))) uint32_t
+__gpuemu_wave_permute(uint32_t SourceLane, uint32_t Value) {
+  return uint32_t(warpOperation(PermuteKind, __gpuemu_activemask64(), Value,
+                                SourceLane, 0));
 }
 }
