@@ -15,8 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DeviceABI.h"
+#include "AlignedBlocks.h"
 #include "CPUDeviceLaunch.h"
+#include "DeviceABI.h"
 #include "InitialThreads.h"
 #include "IndirectCallInstall.h"
 #include "PluginDevice.h"
@@ -332,16 +333,14 @@ public:
     // Every kind is ordinary host memory on a CPU device; what matters is
     // that it is a separate allocation from the host object it mirrors.
     // Large ones are page-aligned, so the runtime can give a copy its host
-    // range's offset in the page (LargeCopyBytes says why).
-    void *Ptr = nullptr;
-    size_t Alignment = Size >= LargeCopyBytes ? LargeCopyAlignment : 64;
-    if (posix_memalign(&Ptr, Alignment, Size ? Size : 1))
-      return nullptr;
-    return Ptr;
+    // range's offset in the page (LargeCopyBytes says why), from blocks
+    // the C heap can reuse (AlignedBlocks.h).
+    uint64_t Alignment = Size >= LargeCopyBytes ? LargeCopyAlignment : 64;
+    return offload::host::allocateAlignedBlock(Size ? Size : 1, Alignment);
   }
 
   Status free(void *Ptr, AllocKind) override {
-    std::free(Ptr);
+    offload::host::freeAlignedBlock(Ptr);
     return Status::ok();
   }
 
