@@ -82,6 +82,11 @@ struct BlockState {
   std::vector<GPUThread> Threads;
   uint32_t Live = 0;
   HardwareBarrier Barriers[NumBarriers];
+  /// Per warp, the lanes waiting in a warp-synchronous operation and the
+  /// lanes that have exited: kept beside each thread's Wait so that an
+  /// arrival checks its operation with a mask test instead of a scan of the
+  /// warp (a shuffle reduction's every step is such an arrival).
+  std::vector<uint64_t> WarpWaiting, WarpExited;
   /// Set when a thread traps or fails an assertion; the block stops.
   bool Failed = false;
   std::string FailureMessage;
@@ -97,9 +102,13 @@ struct BlockState {
   uint64_t warpLanes(uint32_t Warp) const;
 };
 
-/// The block and thread running on this host thread.
-extern thread_local BlockState *CurrentBlock;
-extern thread_local GPUThread *CurrentThread;
+/// The block and thread running on this host thread. Every emulator call
+/// of a kernel reads them: the initial-exec model makes that a plain
+/// %fs-relative load instead of a __tls_get_addr call each time (a few
+/// bytes of the static TLS that glibc keeps for dlopen'ed libraries).
+#define GPUEMU_FAST_TLS __attribute__((tls_model("initial-exec")))
+extern thread_local BlockState *CurrentBlock GPUEMU_FAST_TLS;
+extern thread_local GPUThread *CurrentThread GPUEMU_FAST_TLS;
 
 /// Switches back to the block's scheduler; returns when the scheduler
 /// resumes the calling GPU thread.
@@ -111,7 +120,7 @@ void switchToScheduler();
 /// Barrier arrival, completion checks after a thread exits (both in
 /// SyncOperations.cpp).
 void arriveAtBarrier(uint32_t Id, uint32_t Count);
-void recheckAfterExit(BlockState &Block);
+void recheckAfterExit(BlockState &Block, const GPUThread &Exited);
 /// Releases the threads waiting in activemask, at the end of a round.
 bool releaseActiveMaskWaiters(BlockState &Block);
 

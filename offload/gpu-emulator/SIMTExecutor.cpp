@@ -9,6 +9,7 @@
 #include "SIMTExecutor.h"
 #include "ThreadStacks.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -19,8 +20,8 @@
 
 namespace gpuemu {
 
-thread_local BlockState *CurrentBlock = nullptr;
-thread_local GPUThread *CurrentThread = nullptr;
+thread_local BlockState *CurrentBlock GPUEMU_FAST_TLS = nullptr;
+thread_local GPUThread *CurrentThread GPUEMU_FAST_TLS = nullptr;
 
 using boost::context::detail::jump_fcontext;
 using boost::context::detail::make_fcontext;
@@ -51,15 +52,17 @@ void failLaunch(int CudaError, const std::string &Message) {
 namespace {
 
 /// The launch the blocks of this host thread belong to.
-thread_local const LaunchConfig *CurrentLaunch = nullptr;
+thread_local const LaunchConfig *CurrentLaunch GPUEMU_FAST_TLS = nullptr;
 
 /// Where every GPU thread starts: runs the kernel, then exits for good.
 void threadMain(transfer_t From) {
   CurrentBlock->Scheduler = From.fctx;
   CurrentLaunch->Entry(CurrentLaunch->Params);
   CurrentThread->Wait = ThreadWait::Exited;
+  CurrentBlock->WarpExited[CurrentBlock->warpOf(*CurrentThread)] |=
+      uint64_t(1) << CurrentBlock->laneOf(*CurrentThread);
   --CurrentBlock->Live;
-  recheckAfterExit(*CurrentBlock);
+  recheckAfterExit(*CurrentBlock, *CurrentThread);
   jump_fcontext(CurrentBlock->Scheduler, nullptr);
   std::abort();
 }
@@ -137,6 +140,8 @@ void startBlock(BlockState &Block, const LaunchConfig &Config, uint64_t Linear,
   Block.Failed = false;
   for (HardwareBarrier &B : Block.Barriers)
     B = HardwareBarrier();
+  std::fill(Block.WarpWaiting.begin(), Block.WarpWaiting.end(), 0);
+  std::fill(Block.WarpExited.begin(), Block.WarpExited.end(), 0);
   for (GPUThread &T : Block.Threads) {
     T.Wait = ThreadWait::None;
     T.Spinning = false;
@@ -184,6 +189,9 @@ void worker(GridRun &Run, unsigned Index, unsigned Workers) {
   Block->Worker = Index;
   Block->Workers = Workers;
   Block->Threads.resize(Threads);
+  uint64_t Warps = (Threads + Config.WarpSize - 1) / Config.WarpSize;
+  Block->WarpWaiting.resize(Warps);
+  Block->WarpExited.resize(Warps);
   for (uint64_t I = 0; I < Threads; ++I) {
     Block->Threads[I].Index = uint32_t(I);
     Block->Threads[I].Id = unflatten(I, Config.Block);

@@ -53,18 +53,6 @@ void checkBarrier(BlockState &Block, uint32_t Id) {
     releaseBarrier(Block, Id);
 }
 
-/// Lanes of \p Warp that have exited.
-uint64_t exitedLanes(BlockState &Block, uint32_t Warp) {
-  uint64_t Mask = 0;
-  for (uint32_t L = 0; L < Block.WarpSize; ++L) {
-    uint64_t Index = uint64_t(Warp) * Block.WarpSize + L;
-    if (Index < Block.Threads.size() &&
-        Block.Threads[Index].Wait == ThreadWait::Exited)
-      Mask |= uint64_t(1) << L;
-  }
-  return Mask;
-}
-
 /// The PTX source lane of a shuffle; sets \p InRange.
 uint32_t shuffleSource(const WarpOperation &Op, uint32_t Lane, bool &InRange) {
   uint32_t BVal = Op.B & 0x1f, CVal = Op.C & 0x1f;
@@ -134,19 +122,16 @@ void completeWarpOperation(BlockState &Block, uint32_t Warp, uint64_t Lanes) {
     }
     Base[L].Wait = ThreadWait::None;
   }
+  Block.WarpWaiting[Warp] &= ~Lanes;
 }
 
 /// Completes the operation lane \p Lane of warp \p Warp waits in, if every
 /// other lane of its mask has arrived or exited.
 void checkWarp(BlockState &Block, uint32_t Warp, uint32_t Lane) {
-  GPUThread *Base = &Block.Threads[uint64_t(Warp) * Block.WarpSize];
+  const GPUThread &Self = Block.Threads[uint64_t(Warp) * Block.WarpSize + Lane];
   uint64_t Needed =
-      Base[Lane].Op.Mask & Block.warpLanes(Warp) & ~exitedLanes(Block, Warp);
-  uint64_t Arrived = 0;
-  for (uint32_t L = 0; L < Block.WarpSize; ++L)
-    if ((Needed >> L & 1) && Base[L].Wait == ThreadWait::Warp)
-      Arrived |= uint64_t(1) << L;
-  if (Arrived == Needed)
+      Self.Op.Mask & Block.warpLanes(Warp) & ~Block.WarpExited[Warp];
+  if ((Block.WarpWaiting[Warp] & Needed) == Needed)
     completeWarpOperation(Block, Warp, Needed);
 }
 
@@ -157,6 +142,7 @@ uint64_t warpOperation(uint32_t Kind, uint64_t Mask, uint32_t Value, uint32_t B,
   Self.Op = WarpOperation{
       Kind, Mask | (uint64_t(1) << Block.laneOf(Self)), Value, B, C, 0};
   Self.Wait = ThreadWait::Warp;
+  Block.WarpWaiting[Block.warpOf(Self)] |= uint64_t(1) << Block.laneOf(Self);
   checkWarp(Block, Block.warpOf(Self), Block.laneOf(Self));
   while (Self.Wait != ThreadWait::None)
     switchToScheduler();
@@ -180,12 +166,18 @@ void arriveAtBarrier(uint32_t Id, uint32_t Count) {
     switchToScheduler();
 }
 
-void recheckAfterExit(BlockState &Block) {
+void recheckAfterExit(BlockState &Block, const GPUThread &Exited) {
   for (uint32_t Id = 0; Id < NumBarriers; ++Id)
     checkBarrier(Block, Id);
-  for (GPUThread &T : Block.Threads)
-    if (T.Wait == ThreadWait::Warp)
-      checkWarp(Block, Block.warpOf(T), Block.laneOf(T));
+  // An exit changes only its own warp's operations. A completion clears its
+  // lanes from the mask, so the next waiting lane is looked up afresh.
+  uint32_t W = Block.warpOf(Exited);
+  uint64_t Unchecked = Block.WarpWaiting[W];
+  while (uint64_t Pending = Unchecked & Block.WarpWaiting[W]) {
+    uint32_t L = uint32_t(__builtin_ctzll(Pending));
+    Unchecked &= ~(uint64_t(1) << L);
+    checkWarp(Block, W, L);
+  }
 }
 
 bool releaseActiveMaskWaiters(BlockState &Block) {
