@@ -18,6 +18,7 @@
 #include "AlignedBlocks.h"
 #include "CPUDeviceLaunch.h"
 #include "DeviceABI.h"
+#include "Guarded.h"
 #include "InitialThreads.h"
 #include "IndirectCallInstall.h"
 #include "PluginDevice.h"
@@ -40,12 +41,12 @@
 #include <cstring>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 using namespace offload::plugin;
+using offload::Guarded;
 
 namespace {
 
@@ -92,8 +93,8 @@ public:
   /// dlopen hand back an older image instead of loading a new copy.
   int Fd = -1;
   std::string Description;
-  std::mutex Lock;
-  std::deque<HostKernel> Kernels; // stable addresses: handed out as handles
+  /// Stable addresses: handed out as handles.
+  Guarded<std::deque<HostKernel>> Kernels;
 };
 
 /// Writes \p Image into an anonymous in-memory file and dlopen's it through
@@ -312,9 +313,9 @@ public:
       // A missing launcher is reported at launch: the image may still be
       // registered and used for its other kernels.
     }
-    std::lock_guard<std::mutex> Guard(Loaded->Lock);
-    Loaded->Kernels.push_back(std::move(Kernel));
-    Out = &Loaded->Kernels.back();
+    Guarded<std::deque<HostKernel>>::Access Kernels = Loaded->Kernels.lock();
+    Kernels->push_back(std::move(Kernel));
+    Out = &Kernels->back();
     return Status::ok();
   }
 
@@ -537,7 +538,7 @@ public:
                 "'%s' (expected a number from 0 to 1024)\n",
                 Env);
     }
-    Devices.resize(NumDevices);
+    Devices.lock()->resize(NumDevices);
     return NumDevices;
   }
 
@@ -555,18 +556,19 @@ public:
       Error = Status::error("host plugin has no device %d", Id);
       return nullptr;
     }
-    std::lock_guard<std::mutex> Guard(Lock);
-    if (!Devices[Id])
-      Devices[Id] = std::make_unique<HostDevice>(Id, NumDevices);
-    return Devices[Id].get();
+    DeviceTable::Access Table = Devices.lock();
+    std::unique_ptr<HostDevice> &Device = (*Table)[Id];
+    if (!Device)
+      Device = std::make_unique<HostDevice>(Id, NumDevices);
+    return Device.get();
   }
 
   void setRequiresFlags(int64_t) override {}
 
 private:
+  using DeviceTable = Guarded<std::vector<std::unique_ptr<HostDevice>>>;
   int32_t NumDevices = 0;
-  std::mutex Lock;
-  std::vector<std::unique_ptr<HostDevice>> Devices;
+  DeviceTable Devices;
 };
 
 } // namespace

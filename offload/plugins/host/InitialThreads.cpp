@@ -8,6 +8,8 @@
 
 #include "InitialThreads.h"
 
+#include "Guarded.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -15,7 +17,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <vector>
 
 namespace offload {
@@ -74,13 +75,10 @@ struct InitialThread {
 
 /// Idle threads, the most recently used last; never destroyed (they outlive
 /// static destructors, and a parked thread costs only its stack).
-struct Pool {
-  std::mutex Lock;
-  std::vector<InitialThread *> Idle;
-};
+using IdleThreads = Guarded<std::vector<InitialThread *>>;
 
-Pool &pool() {
-  static Pool *Instance = new Pool();
+IdleThreads &idleThreads() {
+  static IdleThreads *Instance = new IdleThreads();
   return *Instance;
 }
 
@@ -124,11 +122,10 @@ bool runOnInitialThread(void (*Body)(void *), void *Context,
                         std::string &Error) {
   InitialThread *Thread = nullptr;
   {
-    Pool &P = pool();
-    std::lock_guard<std::mutex> Guard(P.Lock);
-    if (!P.Idle.empty()) {
-      Thread = P.Idle.back();
-      P.Idle.pop_back();
+    IdleThreads::Access Idle = idleThreads().lock();
+    if (!Idle->empty()) {
+      Thread = Idle->back();
+      Idle->pop_back();
     }
   }
   if (!Thread && !(Thread = startThread(Error)))
@@ -137,9 +134,7 @@ bool runOnInitialThread(void (*Body)(void *), void *Context,
   Thread->Context = Context;
   sem_post(&Thread->Start);
   waitFor(Thread->Done);
-  Pool &P = pool();
-  std::lock_guard<std::mutex> Guard(P.Lock);
-  P.Idle.push_back(Thread);
+  idleThreads().lock()->push_back(Thread);
   return true;
 }
 
