@@ -62,14 +62,14 @@ int main(int argc, char **argv) {
 #pragma omp target map(to : A, X)
     {
       // A Fortran 3x2 array over the C array (column major).
-      struct Descriptor D = {A, 4, 20240719, 2, 9, 0, 0,
-                             {{1, 3, 4}, {1, 2, 12}}};
+      struct Descriptor D = {A, 4, 20240719, 2,
+                             9, 0, 0,        {{1, 3, 4}, {1, 2, 12}}};
       void *C = _FortranAioBeginExternalListOutput(6, "fortran-io.c", 2);
       _FortranAioOutputDescriptor(C, &D);
       _FortranAioEndIoStatement(C);
       const char Format[] = "(A,I0,A,F5.2)";
-      C = _FortranAioBeginExternalFormattedOutput(
-          Format, sizeof(Format) - 1, NULL, 6, "fortran-io.c", 3);
+      C = _FortranAioBeginExternalFormattedOutput(Format, sizeof(Format) - 1,
+                                                  NULL, 6, "fortran-io.c", 3);
       _FortranAioOutputAscii(C, "n=", 2);
       _FortranAioOutputInteger32(C, 42);
       _FortranAioOutputAscii(C, " x=", 3);

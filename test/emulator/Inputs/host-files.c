@@ -12,7 +12,8 @@ int main(int argc, char **argv) {
   static char Big[20000];
   for (int I = 0; I < 20000; ++I)
     Big[I] = 'a' + I % 26;
-#pragma omp target map(to : Path[:strlen(Path) + 1], Big) map(tofrom : Back, Results)
+#pragma omp target map(to : Path[ : strlen(Path) + 1], Big)                    \
+    map(tofrom : Back, Results)
   {
     FILE *F = fopen(Path, "w");
     Results[0] = F != 0;
