@@ -55,6 +55,14 @@ public:
   Status initialize() {
     return Id == 1 ? Status::error("device 1 is broken") : Status::ok();
   }
+  /// Whether the devices can read the host's pageable memory.
+  static bool PageableAccess;
+  Status checkUnifiedMemory() const {
+    return PageableAccess ? Status::ok()
+                          : Status::error("device %d cannot read pageable "
+                                          "memory",
+                                          Id);
+  }
   const FakeDriver *Driver;
   int32_t Id, NumDevices;
 
@@ -102,6 +110,7 @@ private:
   static Status unused() { return Status::error("not used by these tests"); }
 };
 int FakeDevice::Created = 0;
+bool FakeDevice::PageableAccess = true;
 
 class FakePlugin final : public GPUPlugin<FakeDriver, FakeDevice> {
 public:
@@ -173,6 +182,29 @@ TEST(GPUPlugin, DevicesAreCreatedOnceOnFirstUse) {
   EXPECT_EQ(Plugin.getDevice(3, Error), nullptr);
   EXPECT_EQ(Plugin.getDevice(-1, Error), nullptr);
   EXPECT_EQ(Error.message(), "the fake plugin has no device -1");
+}
+
+TEST(GPUPlugin, UnifiedSharedMemoryIsCheckedOnEveryDevice) {
+  FakeDriver::DevicesToReport = 1;
+  FakePlugin One;
+  ASSERT_EQ(One.initialize(), 1);
+  EXPECT_FALSE(One.checkRequiresFlags(OMP_REQ_UNIFIED_SHARED_MEMORY));
+  FakeDevice::PageableAccess = false;
+  EXPECT_FALSE(One.checkRequiresFlags(0));
+  Status Refused = One.checkRequiresFlags(OMP_REQ_UNIFIED_SHARED_MEMORY);
+  FakeDevice::PageableAccess = true;
+  ASSERT_TRUE(Refused);
+  EXPECT_EQ(Refused.message(), "device 0 cannot read pageable memory");
+
+  FakeDriver::DevicesToReport = 3;
+  FakePlugin Three;
+  ASSERT_EQ(Three.initialize(), 3);
+  // Without the requirement nothing is asked (device 1 would fail to start).
+  EXPECT_FALSE(Three.checkRequiresFlags(0));
+  // With it, the first device that cannot comply stops the check.
+  Status S = Three.checkRequiresFlags(OMP_REQ_UNIFIED_SHARED_MEMORY);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S.message(), "device 1 is broken");
 }
 
 TEST(GPUPlugin, ImagesAreRecognizedByTripleOrMachine) {
