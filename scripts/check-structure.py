@@ -10,7 +10,6 @@
    another (offload/include from openmp/), is reached through an include
    directory the build names (`"gpu/DriverLibrary.h"`), so moving a folder
    breaks no include and every folder's dependencies are in its build.
-   CLIMB_EXCEPTIONS lists the includes still waiting for that, each with why.
 
   scripts/check-structure.py [--root DIR] [--max-lines N] [PATH ...]
 
@@ -34,19 +33,6 @@ COMPONENTS = ["llvm", "clang", "flang", "mlir", "offload", "openmp", "bench",
 # Not walked unless named: the checker's own inputs, which break the rules
 # on purpose (test/structure).
 SKIPPED_DIRS = {os.path.join("test", "structure", "Inputs")}
-# Climbing includes not yet replaced, by file (relative to the root). Each
-# entry must go once its folder's build names the include directory.
-CLIMB_EXCEPTIONS = {
-    # The device runtime's per-architecture ArchConfig.h extends the generic
-    # one of the same name (`-I arch/<family>` and `-I arch/generic` are
-    # both on the path, so only a relative path tells them apart), and the
-    # CPU architecture reaches into src/; openmp/device is being changed by
-    # others at the time of writing.
-    os.path.join("openmp", "device", "arch", "amdgpu", "ArchConfig.h"),
-    os.path.join("openmp", "device", "arch", "nvptx", "ArchConfig.h"),
-    os.path.join("openmp", "device", "arch", "cpu", "CPUBareKernel.cpp"),
-    os.path.join("openmp", "device", "arch", "cpu", "CPUDevice.h"),
-}
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".h", ".hpp", ".inc", ".def")
 # Folders whose files are tests, inputs of tests, or generated.
 TEST_PARTS = {"test", "tests", "unittests", "Inputs", "fuzz"}
@@ -233,8 +219,7 @@ def main():
         rel = os.path.relpath(path, root)
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
-        for line, name in ([] if rel in CLIMB_EXCEPTIONS
-                           else climbing_includes(text)):
+        for line, name in climbing_includes(text):
             print("%s:%d: #include \"%s\" climbs out of %s/" %
                   (rel, line, name, os.path.dirname(rel)))
             problems += 1

@@ -10,7 +10,8 @@
 // architecture layer (arch/cpu today; arch/nvptx and arch/amdgpu later)
 // implements the functions declared here and provides `ArchConfig.h` (found
 // through the include path) with its inline pieces: the host-forwarding hook
-// and any attributes.
+// and any attributes. The GPU layers share arch/generic's, which their
+// builds put on the path.
 //
 // Terms: a "block" is the hardware group of threads that runs one team (a
 // CUDA block, an AMD work-group, a group of CPU threads); the "region"

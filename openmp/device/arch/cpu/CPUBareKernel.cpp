@@ -18,15 +18,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../src/Parallel.h"
 #include "CPUDevice.h"
 #include "DeviceRuntime.h"
+#include "Parallel.h"
 
 #include <stdarg.h>
 
 using namespace ompx;
 
-#include "../../src/InvokeRegion.inc"
+#include "InvokeRegion.inc"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #ifndef OPENMP_DEVICE_ARCH_CPU_CPUDEVICE_H
 #define OPENMP_DEVICE_ARCH_CPU_CPUDEVICE_H
 
-#include "../../src/State.h"
+#include "State.h"
 
 namespace ompx {
 namespace cpu {
