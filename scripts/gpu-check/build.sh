@@ -8,16 +8,22 @@
 # device link works for every kit program (CI runs them); they are not run.
 #
 #   scripts/gpu-check/build.sh [--prefix DIR] [--out DIR] [--cpu-only]
-#                              [--with-upstream] [--emulate] [--only NAME...]
+#                              [--with-upstream] [--emulate | --emulate-only]
+#                              [--only NAME...]
 #
 # Runs after scripts/build.sh (it uses the installed prefix, default
 # install/ or $OFFLOAD_PREFIX) and needs no GPU. Writes build/gpu-check/:
 #   gpu/<name>   the programs for the GPU     cpu/<name>   the same, CPU device
 #   amd/<name>   the same for the AMD GPU (built, not run by run.sh)
-#   emu/<name>   with --emulate: the same for the GPU emulator (sm_90 with
-#                -foffload-lto and --offload-emulate; C and C++ programs
-#                only, flang has no -foffload-lto), run by run.sh --emulate
-#                with lib/gpu-emulator/libcuda.so.1 (docs/GPUEmulator.md)
+#   emu/<arch>/<name>  with --emulate: the same for the GPU emulator, for
+#                each arch of GPU_CHECK_EMU_ARCHS (default sm_90), linked with
+#                --offload-emulate (NVIDIA: -foffload-lto; Fortran, which
+#                flang-22 cannot build with it, is compiled to device bitcode
+#                and packaged in three steps); run by run.sh --emulate on
+#                lib/gpu-emulator/ (docs/GPUEmulator.md). A source line
+#                `KIT-EMULATE-ARGS: ...` gives the arguments the program
+#                runs with there (emu/<arch>/<name>.args). --emulate-only
+#                builds nothing else (the ctest entry gpu-check-kit-emulated)
 #   lib/         our runtime and plugins, libomp, libffi... (found with ldd)
 #   run.sh       runs them (see its header)
 #   bench/       the benchmarks, built by ours, GCC and upstream LLVM where
@@ -44,6 +50,9 @@ prefix=${OFFLOAD_PREFIX:-$root/install}
 out=$root/build/gpu-check
 arch=${GPU_CHECK_ARCH:-sm_90}
 amd_arch=${GPU_CHECK_AMD_ARCH:-gfx90a}
+# The GPUs the emulator runs the kit for: each needs its driver in
+# <prefix>/lib/gpu-emulator (emu_driver_of below).
+read -r -a emu_archs <<<"${GPU_CHECK_EMU_ARCHS:-sm_90}"
 only=()
 cpu_only=0
 with_upstream=0
@@ -55,8 +64,9 @@ while [ $# -gt 0 ]; do
   --cpu-only) cpu_only=1; shift ;;
   --with-upstream) with_upstream=1; shift ;;
   --emulate) emulate=1; shift ;;
+  --emulate-only) emulate=2; shift ;;
   --only) shift; only=("$@"); break ;;
-  -h | --help) sed -n '2,38p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,44p' "$0"; exit 0 ;;
   *) echo "build.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -106,15 +116,30 @@ fi
 # Flags each device kind adds to every compile and link.
 gpu_flags=(--offload-arch="$arch")
 amd_flags=(--offload-arch="$amd_arch")
-emu_flags=(--offload-arch=sm_90 -foffload-lto
-  -Xoffload-linker-nvptx64-nvidia-cuda --offload-emulate)
-if [ $emulate = 1 ]; then
-  if [ -f "$prefix/lib/gpu-emulator/libcuda.so.1" ]; then
-    kinds+=(emu)
-  else
-    echo "build.sh: no GPU emulator in $prefix/lib/gpu-emulator" >&2
-    exit 1
-  fi
+# The emulator's device triple and driver library for a GPU arch.
+emu_triple_of() {
+  case $1 in
+  sm_*) echo nvptx64-nvidia-cuda ;;
+  gfx*) echo amdgcn-amd-amdhsa ;;
+  *) echo "build.sh: the GPU emulator has no arch '$1'" >&2; return 1 ;;
+  esac
+}
+emu_driver_of() {
+  case $1 in
+  sm_*) echo libcuda.so.1 ;;
+  *) echo libhsa-runtime64.so.1 ;;
+  esac
+}
+if [ $emulate != 0 ]; then
+  [ $emulate = 2 ] && kinds=()
+  for a in "${emu_archs[@]}"; do
+    emu_triple_of "$a" >/dev/null || exit 2
+    if [ ! -f "$prefix/lib/gpu-emulator/$(emu_driver_of "$a")" ]; then
+      echo "build.sh: no GPU emulator for $a in $prefix/lib/gpu-emulator" >&2
+      exit 1
+    fi
+    kinds+=("emu/$a")
+  done
 fi
 cpu_flags=(-fopenmp-targets=x86_64-pc-linux-gnu)
 
@@ -160,13 +185,49 @@ driver_for() {
   esac
 }
 
-# build_one <name> <kind: gpu|amd|cpu> -> $out/<kind>/<name>; log in $work.
+# The KIT-EMULATE-ARGS line of the given sources.
+emulate_args() {
+  sed -n 's/.*KIT-EMULATE-ARGS:\(.*\)$/\1/p' "$@" | head -1
+}
+
+offload_binary=$(command -v llvm-offload-binary-22 || command -v llvm-offload-binary ||
+  echo /usr/lib/llvm-22/bin/llvm-offload-binary)
+
+# compile_one <driver> <source> <object> <flags...>: one compile. For an
+# emulated NVIDIA GPU ($lto set) clang keeps the device code as bitcode with
+# -foffload-lto; flang-22 has no such option, so its device code is
+# compiled to bitcode alone, packaged, and embedded in the host object, as
+# clang's -foffload-lto would.
+compile_one() {
+  local driver=$1 f=$2 obj=$3
+  shift 3
+  if [ ${#lto[@]} -eq 0 ]; then
+    "$driver" "$@" -c "$f" -o "$obj"
+  elif [ "$driver" != flang ]; then
+    "$driver" "$@" "${lto[@]}" -c "$f" -o "$obj"
+  else
+    flang "$@" --offload-device-only -emit-llvm -c "$f" -o "$obj.dev.bc" &&
+      "$offload_binary" -o "$obj.offload" \
+        "--image=file=$obj.dev.bc,triple=$triple,arch=$arch,kind=openmp" &&
+      flang "$@" --offload-host-only -Xflang -fembed-offload-object="$obj.offload" \
+        -c "$f" -o "$obj"
+  fi
+}
+
+# build_one <name> <kind: gpu|amd|cpu|emu/ARCH> -> $out/<kind>/<name>; log
+# in $work.
 build_one() {
   local name=$1 kind=$2 flags objdir log srcs=() libsrcs=() objs=() driver
+  local arch= triple= lto=()
   case $kind in
   gpu) flags=("${gpu_flags[@]}") ;;
   amd) flags=("${amd_flags[@]}") ;;
-  emu) flags=("${emu_flags[@]}") ;;
+  emu/*)
+    arch=${kind#emu/}
+    triple=$(emu_triple_of "$arch")
+    flags=(--offload-arch="$arch" -Xoffload-linker-"$triple" --offload-emulate)
+    case $arch in sm_*) lto=(-foffload-lto) ;; esac
+    ;;
   *) flags=("${cpu_flags[@]}") ;;
   esac
   objdir=$work/$kind/$name
@@ -192,8 +253,8 @@ build_one() {
       driver=$(driver_for "$f")
       local def=(-DKIT_NAME="\"$name\"")
       case $f in *.f90) def=() ;; esac
-      "$driver" "${common[@]}" ${def[@]+"${def[@]}"} -c "$f" \
-        -o "$objdir/$(basename "$f").o" || return 1
+      compile_one "$driver" "$f" "$objdir/$(basename "$f").o" "${common[@]}" \
+        ${def[@]+"${def[@]}"} || return 1
     done
     for f in "${srcs[@]}"; do objs+=("$objdir/$(basename "$f").o"); done
     if [ ${#libsrcs[@]} -gt 0 ]; then
@@ -205,25 +266,29 @@ build_one() {
     fi
     # Link with the driver of the main program's language.
     driver=$(driver_for "${srcs[0]}")
-    "$driver" "${common[@]}" "${objs[@]}" -o "$out/$kind/$name.tmp" || return 1
+    [ "$driver" = flang ] && lto=()
+    "$driver" "${common[@]}" ${lto[@]+"${lto[@]}"} "${objs[@]}" \
+      -o "$out/$kind/$name.tmp" || return 1
     mv "$out/$kind/$name.tmp" "$out/$kind/$name" || return 1
+    local args
+    args=$(emulate_args "${srcs[@]}" ${libsrcs[@]+"${libsrcs[@]}"})
+    if [ -n "$arch" ] && [ -n "$args" ]; then
+      echo "$args" >"$out/$kind/$name.args"
+    fi
   } >"$log" 2>&1
 }
 
 rm -rf "$out"
 mkdir -p "$out/gpu" "$out/cpu" "$out/amd" "$out/lib"
-if [ $emulate = 1 ]; then
-  mkdir -p "$out/emu" "$out/lib/gpu-emulator"
-  cp "$prefix/lib/gpu-emulator/libcuda.so.1" "$out/lib/gpu-emulator/"
+if [ $emulate != 0 ]; then
+  # The drivers and the executor library they share.
+  mkdir -p "$out/lib/gpu-emulator"
+  cp -L "$prefix"/lib/gpu-emulator/*.so* "$out/lib/gpu-emulator/"
+  for a in "${emu_archs[@]}"; do mkdir -p "$out/emu/$a"; done
 fi
 failed=()
 for name in "${names[@]}"; do
   for kind in "${kinds[@]}"; do
-    if [ "$kind" = emu ] && compgen -G "$tests/$name.[fF]90" >/dev/null ||
-      { [ "$kind" = emu ] && compgen -G "$tests/$name/*.[fF]90" >/dev/null; }; then
-      echo "skipped emu/$name: Fortran (flang has no -foffload-lto)"
-      continue
-    fi
     if [ "$kind" = amd ] && why=$(amd_unsupported "$name") && [ -n "$why" ]; then
       echo "skipped amd/$name: $why"
       continue
@@ -243,7 +308,7 @@ done
 bench_args=(--prefix "$prefix" --out "$out/bench" --arch "$arch")
 { [ $cpu_only = 1 ] || [ "${nvidia:-1}" = 0 ]; } && bench_args+=(--cpu-only)
 [ $with_upstream = 1 ] && bench_args+=(--with-upstream)
-if [ ${#only[@]} -eq 0 ] && ! "$here/bench/build.sh" "${bench_args[@]}"; then
+if [ ${#only[@]} -eq 0 ] && [ $emulate != 2 ] && ! "$here/bench/build.sh" "${bench_args[@]}"; then
   failed+=(bench)
 fi
 
@@ -260,13 +325,18 @@ is_system_lib() {
   esac
   return 1
 }
-roots=("$prefix"/lib/libomptarget.so.* "$prefix"/lib/libomptarget.rtl.host.so \
-  "$prefix"/lib/libomptarget.rtl.cuda.so)
-for p in "$out"/gpu/* "$out"/cpu/* "$out"/bench/ours/* "$out"/bench/cpu/*; do
+plugins=("$prefix"/lib/libomptarget.rtl.host.so "$prefix"/lib/libomptarget.rtl.cuda.so)
+# An emulated AMD GPU runs through the AMDGPU plugin.
+case " ${emu_archs[*]} " in
+*" gfx"*) [ $emulate != 0 ] && plugins+=("$prefix"/lib/libomptarget.rtl.amdgpu.so) ;;
+esac
+roots=("$prefix"/lib/libomptarget.so.* "${plugins[@]}")
+for p in "$out"/gpu/* "$out"/cpu/* "$out"/emu/*/* "$out"/bench/ours/* \
+  "$out"/bench/cpu/*; do
   [ -f "$p" ] && roots+=("$p")
 done
-for lib in "$prefix"/lib/libomptarget.so.* "$prefix"/lib/libomptarget.rtl.host.so \
-  "$prefix"/lib/libomptarget.rtl.cuda.so $(closure_of "${roots[@]}"); do
+for lib in "$prefix"/lib/libomptarget.so.* "${plugins[@]}" \
+  $(closure_of "${roots[@]}"); do
   [ -e "$out/lib/$(basename "$lib")" ] && continue
   is_system_lib "$lib" && continue
   cp -L "$lib" "$out/lib/"

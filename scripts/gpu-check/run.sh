@@ -8,8 +8,10 @@
 #                       GPU_CHECK_SMALL=1 (saxpy at 2^24, not 2^28, elements)
 #   run.sh --sanitize   the GPU programs under compute-sanitizer (memcheck)
 #   run.sh --emulate    the programs build.sh --emulate built for the GPU
-#                       emulator, on lib/gpu-emulator/libcuda.so.1, with
-#                       GPU_CHECK_SMALL=1 (no GPU needed)
+#                       emulator (emu/<arch>/, every arch built), on
+#                       lib/gpu-emulator/, with GPU_CHECK_SMALL=1 and, where
+#                       a program has emu/<arch>/<name>.args (its source's
+#                       KIT-EMULATE-ARGS), those arguments (no GPU needed)
 #   run.sh ... NAME...  only these programs
 #   run.sh --bench [--cpu] [--reps N] [--json FILE] [NAME...]
 #                       the benchmarks instead (bench/run.sh: every build,
@@ -37,14 +39,28 @@ for arg in "$@"; do
   --cpu) kind=cpu; export GPU_CHECK_SMALL=1 ;;
   --emulate) kind=emu; export GPU_CHECK_SMALL=1 ;;
   --sanitize) sanitize=1 ;;
-  -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
   -*) echo "run.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   *) names+=("$arg") ;;
   esac
 done
 
+# The folders of programs: emu/ has one per emulated GPU arch.
+dirs=("$kind")
+if [ $kind = emu ]; then
+  dirs=()
+  for d in "$kit"/emu/*/; do [ -d "$d" ] && dirs+=("emu/$(basename "$d")"); done
+fi
+explicit=1
 if [ ${#names[@]} -eq 0 ]; then
-  for p in "$kit/$kind"/*; do [ -x "$p" ] && names+=("$(basename "$p")"); done
+  explicit=0
+  for d in ${dirs[@]+"${dirs[@]}"}; do
+    for p in "$kit/$d"/*; do
+      [ -f "$p" ] && [ -x "$p" ] && names+=("$(basename "$p")")
+    done
+  done
+  # shellcheck disable=SC2207
+  names=($(printf '%s\n' ${names[@]+"${names[@]}"} | sort -u))
 fi
 if [ ${#names[@]} -eq 0 ]; then
   echo "run.sh: no programs in $kit/$kind; run scripts/gpu-check/build.sh" >&2
@@ -82,45 +98,55 @@ fi
 
 passed=0
 failed=0
-for name in "${names[@]}"; do
-  prog=$kit/$kind/$name
-  if [ ! -x "$prog" ]; then
-    echo "FAIL $name: no program $prog"
-    failed=$((failed + 1))
-    continue
-  fi
-  log=$(mktemp)
-  start=$(date +%s.%N)
-  timeout --signal=KILL "$timeout_s" ${wrapper[@]+"${wrapper[@]}"} "$prog" \
-    >"$log" 2>&1
-  rc=$?
-  end=$(date +%s.%N)
-  secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
-  verdict=$(grep -E "^(PASS|FAIL) $name( |:|$)" "$log" | tail -1)
-  why=
-  if [ $rc = 137 ]; then
-    why="killed after ${timeout_s}s"
-  elif [ $rc = 86 ]; then
-    why="compute-sanitizer reported errors"
-  elif [ -z "$verdict" ]; then
-    why="exited with status $rc and printed no verdict"
-  elif [ $rc != 0 ] && [ "${verdict#PASS}" != "$verdict" ]; then
-    why="printed PASS but exited with status $rc"
-  fi
-  if [ -z "$why" ] && [ "${verdict#PASS}" != "$verdict" ]; then
-    printf '%-60s %8ss\n' "$verdict" "$secs"
-    passed=$((passed + 1))
-  else
-    [ -n "$why" ] && verdict="FAIL $name: $why"
-    printf '%-60s %8ss\n' "$verdict" "$secs"
-    failed=$((failed + 1))
-  fi
-  # Measurements always; the whole output of a failure, for the fix.
-  grep -E "^INFO $name:" "$log" | sed 's/^/  /'
-  if [ "${verdict#PASS}" = "$verdict" ]; then
-    grep -vE "^(INFO|PASS|FAIL) $name" "$log" | head -40 | sed 's/^/  | /'
-  fi
-  rm -f "$log"
+for dir in "${dirs[@]}"; do
+  [ $kind = emu ] && echo "== $dir"
+  for name in "${names[@]}"; do
+    prog=$kit/$dir/$name
+    # A program build.sh skipped for one emulated arch (say why it did).
+    [ ! -x "$prog" ] && [ $kind = emu ] && [ $explicit = 0 ] && continue
+    if [ ! -x "$prog" ]; then
+      echo "FAIL $name: no program $prog"
+      failed=$((failed + 1))
+      continue
+    fi
+    args=()
+    if [ -f "$prog.args" ]; then
+      read -r -a args <"$prog.args"
+      echo "  ($name runs with the arguments '${args[*]}' on the emulator)"
+    fi
+    log=$(mktemp)
+    start=$(date +%s.%N)
+    timeout --signal=KILL "$timeout_s" ${wrapper[@]+"${wrapper[@]}"} "$prog" \
+      ${args[@]+"${args[@]}"} >"$log" 2>&1
+    rc=$?
+    end=$(date +%s.%N)
+    secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+    verdict=$(grep -E "^(PASS|FAIL) $name( |:|$)" "$log" | tail -1)
+    why=
+    if [ $rc = 137 ]; then
+      why="killed after ${timeout_s}s"
+    elif [ $rc = 86 ]; then
+      why="compute-sanitizer reported errors"
+    elif [ -z "$verdict" ]; then
+      why="exited with status $rc and printed no verdict"
+    elif [ $rc != 0 ] && [ "${verdict#PASS}" != "$verdict" ]; then
+      why="printed PASS but exited with status $rc"
+    fi
+    if [ -z "$why" ] && [ "${verdict#PASS}" != "$verdict" ]; then
+      printf '%-60s %8ss\n' "$verdict" "$secs"
+      passed=$((passed + 1))
+    else
+      [ -n "$why" ] && verdict="FAIL $name: $why"
+      printf '%-60s %8ss\n' "$verdict" "$secs"
+      failed=$((failed + 1))
+    fi
+    # Measurements always; the whole output of a failure, for the fix.
+    grep -E "^INFO $name:" "$log" | sed 's/^/  /'
+    if [ "${verdict#PASS}" = "$verdict" ]; then
+      grep -vE "^(INFO|PASS|FAIL) $name" "$log" | head -40 | sed 's/^/  | /'
+    fi
+    rm -f "$log"
+  done
 done
 
 echo "$passed passed, $failed failed"
