@@ -44,6 +44,7 @@
 #include "gpu/DeviceMemoryPool.h"
 #include "gpu/DeviceRuntimeDebug.h"
 #include "gpu/GPUPlugin.h"
+#include "gpu/HostServiceDevice.h"
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelTimeout.h"
 #include "gpu/LaunchKnobs.h"
@@ -240,7 +241,10 @@ public:
       return Fail(Call, S, " (is the image built for this GPU's gfx target?)");
     }
     LoadedImage *Raw = Loaded.release();
-    if (Status St = writeDeviceEnvironment(Raw)) {
+    Status St = writeDeviceEnvironment(Raw);
+    if (!St)
+      St = HostService.attach(*this, Raw, deviceText());
+    if (St) {
       (void)unloadDeviceImage(Raw);
       return St;
     }
@@ -486,8 +490,13 @@ public:
       Resources.abandon();
       return S;
     }
-    if (Status S = waitForCompletion(Resources.Signal, What,
-                                     /*AboutKernel=*/true, Deadline)) {
+    HostService.kernelQueued();
+    Status Waited = waitForCompletion(Resources.Signal, What,
+                                      /*AboutKernel=*/true, Deadline);
+    // The kernel's output is out, and a STOP or exit ends the program,
+    // before its completion or failure is reported.
+    HostService.kernelsCompleted(1, bool(Waited));
+    if (Status S = std::move(Waited)) {
       Resources.abandon();
       return S;
     }
@@ -982,6 +991,8 @@ private:
   /// work-item at least this large; 0 leaves each kernel's own size.
   uint32_t StackBytes = 0;
   Guarded<std::vector<std::unique_ptr<AMDGPUKernel>>> Kernels;
+  /// Requests from the device (gpu/HostServiceDevice.h).
+  DeviceHostService HostService;
   /// Device allocations (AllocKind::Device); set by initialize().
   std::unique_ptr<DeviceMemoryPool> Pool;
   /// Host memory locked through lockHostMemory.

@@ -45,6 +45,30 @@ public:
   Status ring(const std::string &Device, const AllocateFn &Allocate,
               void *&Out);
 
+  /// ring() for a plugin whose device has findGlobal (telling an image
+  /// without the global from a failing runtime), host memory the device
+  /// can access from allocate(AllocKind::Host), and dataSubmit: writes the
+  /// ring's address into \p Image's global, if it has one.
+  template <typename DeviceT>
+  Status attach(DeviceT &Device, LoadedImage *Image,
+                const std::string &DeviceText) {
+    void *Address = nullptr;
+    bool Absent = false;
+    if (Status S = Device.findGlobal(Image, OMPX_HOST_SERVICE_SYMBOL,
+                                     sizeof(void *), Address, Absent))
+      return Absent ? Status::ok() : S;
+    void *Ring = nullptr;
+    auto Allocate = [&](size_t Bytes, Status &Error) -> void * {
+      void *Memory = Device.allocate(Bytes, AllocKind::Host);
+      if (!Memory)
+        Error = Status::error("no host memory the device can access");
+      return Memory;
+    };
+    if (Status S = ring(DeviceText, Allocate, Ring))
+      return S;
+    return Device.dataSubmit(Address, &Ring, sizeof(Ring), nullptr);
+  }
+
   void kernelQueued() {
     if (HostServiceServer *S = Server.load(std::memory_order_acquire))
       S->kernelQueued();

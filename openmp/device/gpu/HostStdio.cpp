@@ -13,9 +13,9 @@
 // Each call waits for the host's answer (its return value).
 //
 // clang-22 turns printf in NVPTX code into the driver's vprintf itself, so
-// printf is defined here for AMD GPUs only; fprintf, vfprintf, puts, fputs
-// and putchar serve both (upstream gets them from LLVM's GPU libc). They
-// write stdout and stderr only; HostFiles.cpp has fopen and friends.
+// printf is defined here for AMD GPUs only; fprintf, vfprintf, puts, fputs,
+// fputc, putc and putchar serve both (upstream gets them from LLVM's GPU libc).
+// They write stdout and stderr only; HostFiles.cpp has fopen and friends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +139,12 @@ int puts(const char *Text) { return writeText(StreamStdout, Text, true); }
 int fputs(const char *Text, void *File) {
   return writeText(streamOf(File), Text, false);
 }
+// The optimizer turns some printf and fprintf calls into these.
+int fputc(int C, void *File) {
+  char Text[2] = {char(C), 0};
+  return writeText(streamOf(File), Text, false) < 0 ? -1 : (unsigned char)C;
+}
+int putc(int C, void *File) { return fputc(C, File); }
 int putchar(int C) {
   char Text[2] = {char(C), 0};
   return writeText(StreamStdout, Text, false) < 0 ? -1 : (unsigned char)C;
