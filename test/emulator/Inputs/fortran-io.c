@@ -95,7 +95,7 @@ int main(int argc, char **argv) {
 
 // Host fallback only (never used: offloading is mandatory). The program
 // does not export them, so the plugin replays with its own Flang runtime.
-#ifndef __NVPTX__
+#if !defined(__NVPTX__) && !defined(__AMDGPU__)
 static void notOnTheHost(void) {
   fprintf(stderr, "fortran-io: the host fallback ran\n");
   abort();
