@@ -20,11 +20,11 @@ namespace {
 /// The pools alive in the process, so that one exit handler can return
 /// their caches: the GPU plugins' devices are never destroyed (see
 /// PluginInterface.h), so their pools' destructors do not run at exit.
-struct LivePools {
-  std::mutex Lock;
+struct PoolSet {
   std::set<DeviceMemoryPool *> Pools;
   bool HandlerInstalled = false;
 };
+using LivePools = offload::Guarded<PoolSet>;
 
 LivePools &livePools() {
   // Never destroyed: the exit handler may run after static destructors.
@@ -33,11 +33,10 @@ LivePools &livePools() {
 }
 
 void releaseAllAtExit() {
-  LivePools &Live = livePools();
-  std::lock_guard<std::mutex> Guard(Live.Lock);
+  LivePools::Access Live = livePools().lock();
   // At exit a failure has nobody to report to; the driver reclaims the
   // memory with the process anyway.
-  for (DeviceMemoryPool *Pool : Live.Pools)
+  for (DeviceMemoryPool *Pool : Live->Pools)
     (void)Pool->releaseCachedBlocks();
 }
 
@@ -63,19 +62,14 @@ DeviceMemoryPool::DeviceMemoryPool(uint64_t ThresholdBytes, AllocateFn Allocate,
     Threshold = classBytes(NumClasses - 1);
   if (!Threshold)
     return;
-  LivePools &Live = livePools();
-  std::lock_guard<std::mutex> Guard(Live.Lock);
-  Live.Pools.insert(this);
-  if (!Live.HandlerInstalled)
-    Live.HandlerInstalled = std::atexit(releaseAllAtExit) == 0;
+  LivePools::Access Live = livePools().lock();
+  Live->Pools.insert(this);
+  if (!Live->HandlerInstalled)
+    Live->HandlerInstalled = std::atexit(releaseAllAtExit) == 0;
 }
 
 DeviceMemoryPool::~DeviceMemoryPool() {
-  {
-    LivePools &Live = livePools();
-    std::lock_guard<std::mutex> Guard(Live.Lock);
-    Live.Pools.erase(this);
-  }
+  livePools().lock()->Pools.erase(this);
   (void)releaseCachedBlocks();
 }
 
@@ -112,38 +106,32 @@ void *DeviceMemoryPool::allocate(uint64_t Size, Status &Error) {
   if (Size > Threshold)
     return allocateFromDriver(Size, Size, Error);
   unsigned Class = classOf(Size);
-  SizeClass &C = Classes[Class];
   {
-    std::lock_guard<std::mutex> Guard(C.Lock);
-    if (!C.Free.empty()) {
-      void *Ptr = C.Free.back();
-      C.Free.pop_back();
+    SizeClass::Access Cached = Classes[Class].lock();
+    if (!Cached->empty()) {
+      void *Ptr = Cached->back();
+      Cached->pop_back();
       return Ptr;
     }
   }
   void *Ptr = allocateFromDriver(classBytes(Class), Size, Error);
   if (!Ptr)
     return nullptr;
-  Shard &S = shardOf(Ptr);
-  std::lock_guard<std::mutex> Guard(S.Lock);
-  S.ClassOf[Ptr] = Class;
+  (*shardOf(Ptr).lock())[Ptr] = Class;
   return Ptr;
 }
 
 Status DeviceMemoryPool::free(void *Ptr) {
   unsigned Class = NumClasses;
   {
-    Shard &S = shardOf(Ptr);
-    std::lock_guard<std::mutex> Guard(S.Lock);
-    auto It = S.ClassOf.find(Ptr);
-    if (It != S.ClassOf.end())
+    Shard::Access ClassOf = shardOf(Ptr).lock();
+    auto It = ClassOf->find(Ptr);
+    if (It != ClassOf->end())
       Class = It->second;
   }
   if (Class == NumClasses)
     return Free(Ptr);
-  SizeClass &C = Classes[Class];
-  std::lock_guard<std::mutex> Guard(C.Lock);
-  C.Free.push_back(Ptr);
+  Classes[Class].lock()->push_back(Ptr);
   return Status::ok();
 }
 
@@ -151,16 +139,9 @@ Status DeviceMemoryPool::releaseCachedBlocks() {
   Status First;
   for (SizeClass &C : Classes) {
     std::vector<void *> Blocks;
-    {
-      std::lock_guard<std::mutex> Guard(C.Lock);
-      Blocks.swap(C.Free);
-    }
+    C.lock()->swap(Blocks);
     for (void *Ptr : Blocks) {
-      {
-        Shard &S = shardOf(Ptr);
-        std::lock_guard<std::mutex> Guard(S.Lock);
-        S.ClassOf.erase(Ptr);
-      }
+      shardOf(Ptr).lock()->erase(Ptr);
       Status Released = Free(Ptr);
       if (Released && !First)
         First = Released;
@@ -171,9 +152,7 @@ Status DeviceMemoryPool::releaseCachedBlocks() {
 
 size_t DeviceMemoryPool::cachedBlocks() const {
   size_t Count = 0;
-  for (const SizeClass &C : Classes) {
-    std::lock_guard<std::mutex> Guard(C.Lock);
-    Count += C.Free.size();
-  }
+  for (SizeClass &C : Classes)
+    Count += C.lock()->size();
   return Count;
 }

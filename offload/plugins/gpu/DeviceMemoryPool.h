@@ -38,10 +38,11 @@
 
 #include "PluginInterface.h"
 
+#include "Guarded.h"
+
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -104,15 +105,11 @@ private:
   static constexpr unsigned NumClasses = 48;
   static constexpr unsigned NumShards = 16;
 
-  struct SizeClass {
-    mutable std::mutex Lock;
-    std::vector<void *> Free;
-  };
-  /// Which class each pooled block (in use or cached) belongs to.
-  struct Shard {
-    std::mutex Lock;
-    std::unordered_map<void *, unsigned> ClassOf;
-  };
+  /// The cached blocks of one size class.
+  using SizeClass = Guarded<std::vector<void *>>;
+  /// Which class each pooled block (in use or cached) belongs to, for the
+  /// blocks whose address falls in this shard.
+  using Shard = Guarded<std::unordered_map<void *, unsigned>>;
 
   static unsigned classOf(uint64_t Size);
   static uint64_t classBytes(unsigned Class) { return MinBlockBytes << Class; }
@@ -124,7 +121,8 @@ private:
   uint64_t Threshold;
   AllocateFn Allocate;
   FreeFn Free;
-  std::array<SizeClass, NumClasses> Classes;
+  /// Mutable: cachedBlocks() locks them to count.
+  mutable std::array<SizeClass, NumClasses> Classes;
   std::array<Shard, NumShards> Shards;
 };
 
