@@ -431,9 +431,12 @@ public:
       Done = false;
       return Status::ok();
     }
-    if (R)
+    if (R) {
+      // As in waitAndRecycle: a STOP or exit is why the kernel failed.
+      HostService.kernelsCompleted(Record->KernelsSinceWait, true);
       return streamError(*Record, "querying asynchronous work", "cuStreamQuery",
                          R);
+    }
     return synchronize(Async);
   }
 
