@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMDGPUDeviceHeap.h"
 #include "AMDGPUDeviceQueries.h"
 #include "Guarded.h"
 #include "HSARuntime.h"
@@ -242,6 +243,8 @@ public:
     }
     LoadedImage *Raw = Loaded.release();
     Status St = writeDeviceEnvironment(Raw);
+    if (!St)
+      St = Heap.install(*this, Raw, deviceText());
     if (!St)
       St = HostService.attach(*this, Raw, deviceText());
     if (St) {
@@ -498,7 +501,7 @@ public:
     HostService.kernelsCompleted(1, bool(Waited));
     if (Status S = std::move(Waited)) {
       Resources.abandon();
-      return S;
+      return Heap.explain(S);
     }
     return Resources.release();
   }
@@ -993,6 +996,9 @@ private:
   Guarded<std::vector<std::unique_ptr<AMDGPUKernel>>> Kernels;
   /// Requests from the device (gpu/HostServiceDevice.h).
   DeviceHostService HostService;
+  /// The heap behind malloc/new in kernels, reserved at the first image
+  /// load that needs it.
+  AMDGPUDeviceHeap Heap;
   /// Device allocations (AllocKind::Device); set by initialize().
   std::unique_ptr<DeviceMemoryPool> Pool;
   /// Host memory locked through lockHostMemory.
