@@ -118,8 +118,7 @@ def make_config(args, side, tools):
         "libomptarget_current_target": TARGET,
         "libomptarget_filecheck": os.path.join(common.LLVM_BIN, "FileCheck"),
         "libomptarget_not": os.path.join(common.LLVM_BIN, "not"),
-        "offload_device_info": os.path.join(common.LLVM_BIN,
-                                            "llvm-offload-device-info"),
+        "offload_device_info": t["device_info"],
         "libomptarget_debug": False,
         # Both runtimes are built with OMPT (Debian's exports
         # ompt_start_tool's partner symbols too), so ompt/ tests apply.
@@ -195,6 +194,12 @@ def side_tools(args):
     tools = common.toolchains(os.path.abspath(args.prefix), args.data)
     tools["ours"]["lit_libdir"] = tools["ours"]["libdir"]
     tools["upstream"]["lit_libdir"] = common.upstream_libdir(args.data)
+    # tools/llvm-omp-device-info.c runs each side's device-info tool (Debian
+    # ships none, so the upstream side fails it).
+    tools["ours"]["device_info"] = os.path.join(
+        os.path.abspath(args.prefix), "bin", "llvm-offload-device-info")
+    tools["upstream"]["device_info"] = os.path.join(
+        common.LLVM_BIN, "llvm-offload-device-info")
     return tools
 
 

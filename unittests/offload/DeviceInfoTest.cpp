@@ -35,6 +35,7 @@ TEST(DeviceInfo, PluginsWithoutDevicesSayWhy) {
   PluginEntry Silent;
   Silent.Name = "other";
   EXPECT_EQ(report({Broken, NoDriver, Silent}),
+            "Num Devices: 0\n"
             "amdgpu plugin: cannot be loaded: libfoo.so: cannot open shared "
             "object file\n"
             "cuda plugin: no device: no CUDA driver: cannot load "
@@ -65,8 +66,9 @@ TEST(DeviceInfo, KnownPropertiesOnly) {
   Failed.Error = "cuDevicePrimaryCtxRetain failed";
   Plugin.Devices = {Device, Failed};
   EXPECT_EQ(report({Plugin}),
+            "Num Devices: 1\n"
             "cuda plugin: 2 devices\n"
-            "  cuda device 0:\n"
+            "  [GPU] cuda device 0:\n"
             "    Name                        GPU\n"
             "    Architecture                sm_90\n"
             "    Global memory               80.0 GiB (85899345920 bytes)\n"

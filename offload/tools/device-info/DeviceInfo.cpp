@@ -111,11 +111,16 @@ template <typename T> static std::string extents(const T (&Dims)[3]) {
 
 static void printDevice(const PluginEntry &Plugin, const DeviceEntry &Device,
                         llvm::raw_ostream &OS) {
-  OS << "  " << Plugin.Name << " device " << Device.Index << ":\n";
+  // "[<name>]" opens a device as in upstream's tool, whose output people
+  // and upstream's own test grep.
   if (!Device.Error.empty()) {
-    OS << "    cannot be used: " << Device.Error << "\n";
+    OS << "  " << Plugin.Name << " device " << Device.Index
+       << ":\n    cannot be used: " << Device.Error << "\n";
     return;
   }
+  OS << "  [" << (Device.Properties.Name.empty() ? "unnamed device"
+                                                : Device.Properties.Name)
+     << "] " << Plugin.Name << " device " << Device.Index << ":\n";
   const plugin::DeviceProperties &P = Device.Properties;
   // Properties the plugin does not know (0 or empty) are left out.
   auto Line = [&](llvm::StringRef Key, const std::string &Value) {
@@ -154,6 +159,14 @@ void deviceinfo::printReport(llvm::ArrayRef<PluginEntry> Plugins,
     OS << "no offload plugin found\n";
     return;
   }
+  // Upstream's first line, with the same words: the devices programs can
+  // use, every plugin's together.
+  size_t Usable = 0;
+  for (const PluginEntry &Plugin : Plugins)
+    Usable += llvm::count_if(Plugin.Devices, [](const DeviceEntry &Device) {
+      return Device.Error.empty();
+    });
+  OS << "Num Devices: " << Usable << "\n";
   for (const PluginEntry &Plugin : Plugins) {
     if (!Plugin.LoadError.empty()) {
       OS << Plugin.Name << " plugin: cannot be loaded: " << Plugin.LoadError
