@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMDGPUHeap.h"
+#include "Arch.h"
 #include "ArchConfig.h"
 #include "GPUPrimitives.h"
 #include "HeapAllocator.h"
@@ -51,10 +52,11 @@ extern "C" {
 void ompx_heap_free(void *Ptr) {
   heap::FreeResult Result = gpu::deviceHeap().deallocate(Ptr);
   // Freeing memory the heap did not hand out, or twice, would corrupt it;
-  // stop the kernel instead (there is no device-side message channel yet).
-  if (Result == heap::FreeResult::NotFromHeap ||
-      Result == heap::FreeResult::DoubleFree)
-    __builtin_trap();
+  // stop the kernel instead.
+  if (Result == heap::FreeResult::NotFromHeap)
+    arch::fatal("free: the pointer was not allocated by the device heap");
+  if (Result == heap::FreeResult::DoubleFree)
+    arch::fatal("free: the block was already freed");
 }
 
 void *malloc(size_t Size) { return gpu::deviceHeap().allocate(Size); }
@@ -82,7 +84,7 @@ void *realloc(void *Ptr, size_t Size) {
     return Heap.allocate(Size);
   uint64_t Usable = Heap.usableSize(Ptr);
   if (!Usable)
-    __builtin_trap(); // not from this heap, or already free
+    arch::fatal("realloc: the pointer is not a live block of the device heap");
   if (Size <= Usable)
     return Ptr;
   void *New = Heap.allocate(Size);
