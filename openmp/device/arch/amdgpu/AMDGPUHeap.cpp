@@ -43,13 +43,19 @@ void ompx::gpu::heapExhausted(uint64_t Bytes) {
   __builtin_trap();
 }
 
-void *ompx::gpu::allocate(size_t Size) { return deviceHeap().allocate(Size); }
+[[gnu::noinline]] void *ompx::gpu::allocate(size_t Size) {
+  return deviceHeap().allocate(Size);
+}
 
 void ompx::gpu::deallocate(void *Ptr) { ompx_heap_free(Ptr); }
 
+// The entry points stay out of line. Inlined into the sequential part of a
+// generic kernel, the allocator's compare-and-swap loops let link-time
+// OpenMPOpt turn the kernel into an SPMD one whose threads then hung (seen on
+// the emulated gfx90a); as calls, the pass keeps such a kernel generic.
 extern "C" {
 
-void ompx_heap_free(void *Ptr) {
+[[gnu::noinline]] void ompx_heap_free(void *Ptr) {
   heap::FreeResult Result = gpu::deviceHeap().deallocate(Ptr);
   // Freeing memory the heap did not hand out, or twice, would corrupt it;
   // stop the kernel instead.
@@ -59,15 +65,17 @@ void ompx_heap_free(void *Ptr) {
     arch::fatal("free: the block was already freed");
 }
 
-void *malloc(size_t Size) { return gpu::deviceHeap().allocate(Size); }
+[[gnu::noinline]] void *malloc(size_t Size) {
+  return gpu::deviceHeap().allocate(Size);
+}
 
-void free(void *Ptr) { ompx_heap_free(Ptr); }
+[[gnu::noinline]] void free(void *Ptr) { ompx_heap_free(Ptr); }
 
-void *aligned_alloc(size_t Alignment, size_t Size) {
+[[gnu::noinline]] void *aligned_alloc(size_t Alignment, size_t Size) {
   return gpu::deviceHeap().allocateAligned(Alignment, Size);
 }
 
-void *calloc(size_t Count, size_t Size) {
+[[gnu::noinline]] void *calloc(size_t Count, size_t Size) {
   size_t Bytes = 0;
   if (__builtin_mul_overflow(Count, Size, &Bytes))
     return nullptr;
@@ -78,7 +86,7 @@ void *calloc(size_t Count, size_t Size) {
   return Ptr;
 }
 
-void *realloc(void *Ptr, size_t Size) {
+[[gnu::noinline]] void *realloc(void *Ptr, size_t Size) {
   heap::Heap Heap = gpu::deviceHeap();
   if (!Ptr)
     return Heap.allocate(Size);

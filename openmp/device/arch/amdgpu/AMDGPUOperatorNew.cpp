@@ -28,11 +28,12 @@ struct nothrow_t {
 
 using namespace ompx;
 
+// Out of line for the reason AMDGPUHeap.cpp gives.
 namespace {
-void *allocateOrNull(size_t Size, size_t Align) {
+[[gnu::noinline]] void *allocateOrNull(size_t Size, size_t Align) {
   return gpu::deviceHeap().allocateAligned(Align, Size);
 }
-void *allocateOrTrap(size_t Size, size_t Align) {
+[[gnu::noinline]] void *allocateOrTrap(size_t Size, size_t Align) {
   if (void *Ptr = allocateOrNull(Size, Align))
     return Ptr;
   gpu::heapExhausted(Size);
