@@ -18,9 +18,10 @@ using namespace llvm;
 namespace wrapper {
 
 std::vector<std::string> gpuLTOOptions(ArrayRef<std::string> UserArgs) {
-  // No defaults of our own: link-time OpenMPOpt runs as in LLVM's pipeline
-  // (GPULTOOptions.h says why that is affordable with our runtime).
-  return std::vector<std::string>(UserArgs.begin(), UserArgs.end());
+  // Link-time OpenMPOpt is off unless asked for (GPULTOOptions.h says why).
+  std::vector<std::string> Args = {"-openmp-opt-disable"};
+  Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
+  return Args;
 }
 
 Error applyGPULTOOptions(ArrayRef<std::string> UserArgs) {
