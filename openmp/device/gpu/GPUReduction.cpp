@@ -57,18 +57,37 @@ void reduceFullWarp(void *Data, ShuffleReduceFnTy Shuffle, uint32_t Lane) {
   for (uint32_t Offset = gpu::warpSize() / 2; Offset > 0; Offset /= 2)
     Shuffle(Data, int16_t(Lane), int16_t(Offset), FullWarp);
 }
+
+/// The lanes of the calling warp that belong to the current parallel region
+/// (its first currentTeamSize() threads of the block), all of which take part
+/// in each shuffle of the region's reduction. The active mask is no
+/// substitute: with independent thread scheduling (sm_70 and later) it names
+/// only the lanes that happen to be converged at that instant, and a shuffle
+/// over fewer lanes reads stale values from the others (a nested parallel
+/// reduction in a generic-mode team counted lanes 28..31 twice).
+uint64_t regionLanesOfMyWarp() {
+  uint32_t Tid = arch::threadIdInBlock();
+  uint32_t TeamSize = currentTeamSize();
+  uint32_t Warp = gpu::warpSize();
+  uint32_t WarpStart = Tid - Tid % Warp;
+  if (Tid >= TeamSize)
+    return gpu::activeMask();
+  uint32_t Lanes = TeamSize - WarpStart;
+  return Lanes >= Warp ? ~uint64_t(0) >> (64 - Warp)
+                       : (uint64_t(1) << Lanes) - 1;
+}
 } // namespace
 
 extern "C" {
 int32_t __kmpc_get_warp_size() { return int32_t(gpu::warpSize()); }
 
 int32_t __kmpc_shuffle_int32(int32_t Value, int16_t Delta, int16_t Width) {
-  return gpu::shuffleDown(gpu::activeMask(), Value, uint32_t(Delta),
+  return gpu::shuffleDown(regionLanesOfMyWarp(), Value, uint32_t(Delta),
                           uint32_t(Width));
 }
 
 int64_t __kmpc_shuffle_int64(int64_t Value, int16_t Delta, int16_t Width) {
-  uint64_t Mask = gpu::activeMask();
+  uint64_t Mask = regionLanesOfMyWarp();
   uint32_t Low = uint32_t(uint64_t(Value));
   uint32_t High = uint32_t(uint64_t(Value) >> 32);
   Low = uint32_t(
