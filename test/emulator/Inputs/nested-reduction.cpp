@@ -8,7 +8,7 @@
 static int check(const char *What, int Blocks, int BlockSize, int Teams) {
   long long Sum = 0;
   double DSum = 0;
-#pragma omp target teams distribute num_teams(Teams) reduction(+ : Sum, DSum) \
+#pragma omp target teams distribute num_teams(Teams) reduction(+ : Sum, DSum)  \
     map(tofrom : Sum, DSum)
   for (int B = 0; B < Blocks; ++B) {
 #pragma omp parallel for reduction(+ : Sum, DSum)
