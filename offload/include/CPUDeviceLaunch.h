@@ -46,6 +46,19 @@ extern "C" {
 /// knows version 1 alone keep running every other kernel.
 #define OMPX_CPU_LAUNCH_VERSION_BARE 2u
 
+/// Clang compiles `target teams ompx_bare num_teams(N) thread_limit(M)`
+/// for a CPU triple exactly as `target teams num_teams(N) thread_limit(M)`,
+/// so the kernel itself cannot tell the plugin it is bare. The CPU
+/// device's <ompx.h> (openmp/device/arch/cpu/wrappers/ompx.h) makes the
+/// kernel-language functions of device code call runtime functions whose
+/// names start with OMPX_CPU_KERNEL_LANGUAGE_PREFIX, and the compile-time
+/// pass (llvm/lib/Transforms/BareKernelMarker.cpp) gives every kernel whose
+/// teams region calls one (not inside a parallel region) a constant
+/// `<kernel>` OMPX_CPU_BARE_KERNEL_SUFFIX global, which the host plugin
+/// looks up to launch the kernel bare (one block, as below).
+#define OMPX_CPU_KERNEL_LANGUAGE_PREFIX "__ompx_cpu_kernel_"
+#define OMPX_CPU_BARE_KERNEL_SUFFIX "_ompx_bare"
+
 /// Called by the runtime on every device thread. \p LaunchEnvironment is the
 /// kernel's first argument (the `dyn_ptr` of the GPU kernel ABI, a
 /// KernelLaunchEnvironmentTy owned by the runtime for this launch).
@@ -71,10 +84,11 @@ struct ompx_cpu_launch_request {
   ompx_cpu_kernel_body_t Body;
   void *Context;
   /// Version 2 only: the thread_limit(x,y,z) of an `ompx_bare` kernel that
-  /// clang compiled host style (C/C++ for a CPU triple). Its <ompx.h> host
-  /// fallbacks report block 0 of a grid of one block, and a thread's id and
-  /// block extent in dimension D as omp_get_ancestor_thread_num(D + 1) and
-  /// omp_get_team_size(D + 1). So the runtime runs one block of
+  /// clang compiled host style (C/C++ for a CPU triple). Clang's <ompx.h>
+  /// host fallbacks report block 0 of a grid of one block, and a thread's
+  /// id and block extent in dimension D as omp_get_ancestor_thread_num(D +
+  /// 1) and omp_get_team_size(D + 1); the CPU device's <ompx.h> reports the
+  /// same through __ompx_cpu_kernel_*. So the runtime runs one block of
   /// x*y*z threads with those ids, and Body's kernel, which forks its teams
   /// with __kmpc_fork_teams, runs the region once on each of them. NumTeams
   /// and ThreadLimit are ignored.

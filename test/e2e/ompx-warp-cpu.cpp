@@ -4,9 +4,10 @@
 // header makes them, and the default width of its C++ wrappers, traps on
 // CPUs; the shims' <ompx.h> (openmp/device/arch/cpu/wrappers) defines them.
 // Runs in an ompx_bare kernel and a plain target region on the CPU device,
-// and on the host itself. (The kernel's clauses are 3-D: a 1-D
-// `num_teams(1) thread_limit(8)` bare kernel aborts on the CPU device with
-// "double free or corruption", a separate bug.)
+// and on the host itself. The bare kernel's clauses are 1-D, which the CPU
+// device runs bare since the compile-time marker (ompx-bare-cpu.c); before,
+// it ran once with ompx_thread_id_x() = -1 and aborted with "double free
+// or corruption".
 // REQUIRES: our-libomptarget, our-cpu-device-runtime
 // RUN: %clangxx -fopenmp -fopenmp-targets=%target-cpu %s -o %t
 // RUN: env OMP_TARGET_OFFLOAD=mandatory %ours-run %t | FileCheck %s
@@ -49,8 +50,8 @@ static int checkWarpOfOne(int Id) {
 
 int main() {
   int Wrong[Threads] = {}, Seen[Threads] = {}, Plain = -1;
-#pragma omp target teams ompx_bare num_teams(1, 1, 1)                          \
-    thread_limit(Threads, 1, 1) map(from : Wrong, Seen)
+#pragma omp target teams ompx_bare num_teams(1) thread_limit(Threads)          \
+    map(from : Wrong, Seen)
   {
     int Id = ompx_thread_id_x();
     Wrong[Id] = checkWarpOfOne(Id);

@@ -17,10 +17,14 @@
 //    modules and leaves host modules alone. Running last means the optimiser
 //    has already turned every call it can prove direct into a direct call;
 //  * appends it to the end of the full LTO link pipeline, for device code
-//    linked as bitcode.
+//    linked as bitcode;
+//  * runs the CPU device's ompx_bare kernel marker (BareKernelMarker.h,
+//    `offload-bare-kernel-marker`) at the same two places: it marks kernels
+//    of CPU device modules only.
 //
 //===----------------------------------------------------------------------===//
 
+#include "offload/Transforms/BareKernelMarker.h"
 #include "offload/Transforms/IndirectCallRewriter.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -32,6 +36,10 @@ namespace {
 
 bool parsePipelineElement(StringRef Name, ModulePassManager &MPM,
                           ArrayRef<PassBuilder::PipelineElement>) {
+  if (Name == "offload-bare-kernel-marker") {
+    MPM.addPass(offload::BareKernelMarkerPass());
+    return true;
+  }
   offload::IndirectCallRewriterOptions Options;
   if (Name == "offload-indirect-calls<force>")
     Options.Force = true;
@@ -48,10 +56,12 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
         MPM.addPass(offload::IndirectCallRewriterPass());
+        MPM.addPass(offload::BareKernelMarkerPass());
       });
   PB.registerFullLinkTimeOptimizationLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(offload::IndirectCallRewriterPass());
+        MPM.addPass(offload::BareKernelMarkerPass());
       });
 }
 

@@ -67,6 +67,9 @@ struct HostKernel {
   KernelStyle Style = KernelStyle::Host;
   const void *KernelEnvironment = nullptr;
   ompx_cpu_launch_fn_t Launch = nullptr;
+  /// Host style and marked `<kernel>_ompx_bare` at compile time
+  /// (CPUDeviceLaunch.h): an ompx_bare kernel whatever its clauses.
+  bool MarkedBare = false;
   /// The image holding the kernel (it owns the kernel, so it outlives it).
   const HostImage *Image = nullptr;
 };
@@ -307,6 +310,8 @@ public:
     // kernels (launchKernel).
     Kernel.Launch = reinterpret_cast<ompx_cpu_launch_fn_t>(
         lookupInImage(*Loaded, OMPX_CPU_LAUNCH_SYMBOL));
+    std::string BareMarker = std::string(Name) + OMPX_CPU_BARE_KERNEL_SUFFIX;
+    Kernel.MarkedBare = lookupInImage(*Loaded, BareMarker.c_str()) != nullptr;
     if (void *Env = lookupInImage(*Loaded, EnvName.c_str())) {
       Kernel.Style = KernelStyle::GPU;
       Kernel.KernelEnvironment = Env;
@@ -386,13 +391,15 @@ public:
                            "with %u arguments",
                            Kernel->Name.c_str(), NumArgs + Extra);
     KernelCall Call{&Cif, Kernel->Function, Args, NumArgs};
-    // A host-style ompx_bare kernel with 3-D clauses runs on a block of the
-    // CPU device runtime's threads, which give <ompx.h>'s host fallbacks
-    // their ids (CPUDeviceLaunch.h, BareBlock). Clang's 1-D clauses look
-    // like any teams construct's, so those kernels run as before.
-    bool Bare = Kernel->Style == KernelStyle::Host && Kernel->Launch &&
-                (Params.NumTeamsYZ[0] || Params.NumTeamsYZ[1] ||
-                 Params.ThreadLimitYZ[0] || Params.ThreadLimitYZ[1]);
+    // A host-style ompx_bare kernel runs on a block of the CPU device
+    // runtime's threads, which give <ompx.h> their ids (CPUDeviceLaunch.h,
+    // BareBlock). Clang's 1-D clauses look like any teams
+    // construct's: the compile-time marker tells those kernels apart;
+    // clauses with a y or z extent are bare ones anyway.
+    bool Bare =
+        Kernel->Style == KernelStyle::Host && Kernel->Launch &&
+        (Kernel->MarkedBare || Params.NumTeamsYZ[0] || Params.NumTeamsYZ[1] ||
+         Params.ThreadLimitYZ[0] || Params.ThreadLimitYZ[1]);
     if (Kernel->Style == KernelStyle::Host && !Bare)
       return launchHostStyleKernel(*Kernel, Call);
     if (!Kernel->Launch)

@@ -16,6 +16,12 @@
 // forking teams in libomp. Every other caller (host-style kernels on the
 // plugin's initial threads) goes on to libomp.
 //
+// The CPU device's <ompx.h> (wrappers/ompx.h) sends device code's grid
+// queries and ompx_sync_block here (__ompx_cpu_kernel_*), which answer as
+// clang's host fallbacks do: the bare block is block 0 of a grid of one.
+// That these functions are called is what marks a kernel as bare at
+// compile time (CPUDeviceLaunch.h).
+//
 //===----------------------------------------------------------------------===//
 
 #include "CPUDevice.h"
@@ -99,3 +105,26 @@ extern "C" void __kmpc_fork_teams(IdentTy *Loc, int32_t Argc, void *Microtask,
   int32_t Zero = 0;
   invokeRegion(Microtask, &Gtid, &Zero, Args, uint64_t(Argc));
 }
+
+namespace {
+
+/// Where ompx_sync_block's barrier is attributed in libomp's tools.
+IdentTy SyncBlockLoc = {0, 2, 0, 0, ";unknown;ompx_sync_block;0;0;;"};
+
+} // namespace
+
+extern "C" {
+
+int __ompx_cpu_kernel_thread_id(int Dim) {
+  return omp_get_ancestor_thread_num(Dim + 1);
+}
+int __ompx_cpu_kernel_block_dim(int Dim) { return omp_get_team_size(Dim + 1); }
+int __ompx_cpu_kernel_block_id(int) { return 0; }
+int __ompx_cpu_kernel_grid_dim(int) { return 1; }
+
+void __ompx_cpu_kernel_sync_block(int) {
+  // Every ordering gets the barrier's acquire-release.
+  __kmpc_barrier(&SyncBlockLoc, __kmpc_global_thread_num(&SyncBlockLoc));
+}
+
+} // extern "C"

@@ -17,6 +17,15 @@
 // clang's (device kind only), so calls pick them. They come before clang's
 // header so its C++ wrappers, compiled there, call them too.
 //
+// In CPU device code (not the host fallback: `kind(nohost, cpu)`), the
+// grid queries and ompx_sync_block call the device runtime's
+// __ompx_cpu_kernel_* functions (arch/cpu/CPUBareKernel.cpp) instead of
+// clang's fallbacks. Clang compiles `target teams ompx_bare` for a CPU
+// exactly as `target teams`; those calls are what the compile-time pass
+// (OffloadIndirectCalls.so, BareKernelMarker) recognises a bare kernel by,
+// so the plugin runs it on a block of threads whatever its clauses
+// (offload/include/CPUDeviceLaunch.h). They answer as clang's fallbacks.
+//
 // GPU device compilations and code without OpenMP get clang's header alone.
 //
 //===----------------------------------------------------------------------===//
@@ -41,6 +50,36 @@ double ompx_shfl_down_sync_d(uint64_t mask, double var, unsigned delta,
 /// clang's header defines it (a trap on CPUs) for its C++ wrappers' default
 /// shuffle width.
 static inline uint32_t __warpSize(void);
+
+int ompx_thread_id(int Dim);
+int ompx_block_id(int Dim);
+int ompx_block_dim(int Dim);
+int ompx_grid_dim(int Dim);
+void ompx_sync_block(int Ordering);
+int __ompx_cpu_kernel_thread_id(int Dim);
+int __ompx_cpu_kernel_block_id(int Dim);
+int __ompx_cpu_kernel_block_dim(int Dim);
+int __ompx_cpu_kernel_grid_dim(int Dim);
+void __ompx_cpu_kernel_sync_block(int Ordering);
+
+#pragma omp begin declare variant match(device = {kind(nohost, cpu)},          \
+                                        implementation = {vendor(llvm)})
+static inline int ompx_thread_id(int Dim) {
+  return __ompx_cpu_kernel_thread_id(Dim);
+}
+static inline int ompx_block_id(int Dim) {
+  return __ompx_cpu_kernel_block_id(Dim);
+}
+static inline int ompx_block_dim(int Dim) {
+  return __ompx_cpu_kernel_block_dim(Dim);
+}
+static inline int ompx_grid_dim(int Dim) {
+  return __ompx_cpu_kernel_grid_dim(Dim);
+}
+static inline void ompx_sync_block(int Ordering) {
+  __ompx_cpu_kernel_sync_block(Ordering);
+}
+#pragma omp end declare variant
 
 #pragma omp begin declare variant match(device = {kind(cpu)},                  \
                                             implementation = {vendor(llvm)})
