@@ -149,11 +149,14 @@ inline uint32_t multiprocessors() { return 1; }
 void *allocate(size_t Size);
 void deallocate(void *Ptr);
 
-/// AMD has no device-side printf without a host-call service; a fatal error
-/// traps, which the plugin reports with the kernel's name.
-inline void printFatal(const char *) {}
-/// The same for failed assertions: the trap that follows stops the kernel.
-inline void assertFail(const char *, const char *, unsigned, const char *) {}
+/// Prints "ompdevice: fatal error (amdgpu, block B thread T): Message" on
+/// the host's stderr through the host-service channel (AMDGPUMessages.cpp;
+/// nothing where the plugin serves none); the trap that follows stops the
+/// kernel, and the plugin reports that with the kernel's name.
+void printFatal(const char *Message);
+/// Prints a failed assertion as NVIDIA's assertFail does.
+void assertFail(const char *Expression, const char *File, unsigned Line,
+                const char *Function);
 
 } // namespace gpu
 } // namespace ompx
