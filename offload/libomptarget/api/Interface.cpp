@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "api/ConstructQueue.h"
 #include "api/Policy.h"
 #include "api/TargetTasks.h"
 #include "diagnostics/Diagnostics.h"
@@ -45,7 +46,7 @@ void dumpMappingTables(const ident_t *Loc) {
 }
 
 void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
-                DataAction Action, const void *CodePtr) {
+                DataAction Action, const void *CodePtr, bool Nowait) {
   static const char *const Names[] = {"target data / target enter data",
                                       "end of target data / target exit data",
                                       "target update"};
@@ -62,18 +63,21 @@ void targetData(const ident_t *Loc, int64_t DeviceId, const MapList &Maps,
       "Updating data within the OpenMP data region with update_mapper"};
   if (infoFlags() & InfoKernelArgs)
     printConstructMaps(*D, InfoHeaders[static_cast<int>(Action)], Loc, Maps);
+  ConstructQueue Queue(*D, Loc, Construct, Nowait);
+  AsyncContext &Ctx = Queue.context();
   bool Ok = false;
   switch (Action) {
   case DataAction::Enter:
-    Ok = mapEnter(*D, Loc, Maps);
+    Ok = mapEnter(*D, Loc, Maps, Ctx, SettleWhen::AtCompletion);
     break;
   case DataAction::Exit:
-    Ok = mapExit(*D, Loc, Maps);
+    Ok = mapExit(*D, Loc, Maps, Ctx);
     break;
   case DataAction::Update:
-    Ok = mapUpdate(*D, Loc, Maps);
+    Ok = mapUpdate(*D, Loc, Maps, Ctx);
     break;
   }
+  Ok = Queue.finish() && Ok;
   if (Ok && (infoFlags() & InfoDumpTable))
     dumpMappingTables(Loc);
   if (!Ok)
@@ -106,9 +110,43 @@ plugin::KernelLaunchParams launchParams(int32_t NumTeams, int32_t ThreadLimit,
   return P;
 }
 
+/// Queues the launch of \p Kernel on \p Ctx; stops the program if the
+/// plugin refuses it. The kernel's image stays loaded, and its private
+/// copies allocated, until the launch has completed.
+void queueLaunch(Device &D, const ident_t *Loc, AsyncContext &Ctx,
+                 KernelLease &&Kernel, std::vector<void *> &KernelArgs,
+                 const plugin::KernelLaunchParams &Params,
+                 PrivateAllocations &Privates) {
+  if (infoFlags() & InfoPluginKernel)
+    pluginInfoMessage(
+        D.Id, "Launching kernel %s with %s", Kernel.name(),
+        D.plugin().describeLaunch(Kernel.handle(), Params).c_str());
+  {
+    TraceScope Trace("kernel", Kernel.name());
+    ompt::SubmitScope Submit(Params.NumTeams);
+    if (plugin::Status S = D.plugin().launchKernel(
+            Kernel.handle(), KernelArgs.data(),
+            static_cast<uint32_t>(KernelArgs.size()), Params, Ctx.queue())) {
+      errorMessage("%s", S.message().c_str());
+      targetConstructFailed(Loc);
+    }
+  }
+  if (Ctx.hasQueuedWork()) {
+    auto Lease = std::make_shared<KernelLease>(std::move(Kernel));
+    Ctx.afterCompletion([&D, Lease, Copies = std::move(Privates.Pointers)] {
+      for (void *P : Copies)
+        (void)D.free(P, plugin::AllocKind::Device);
+    });
+    return;
+  }
+  for (void *P : Privates.Pointers)
+    (void)D.free(P, plugin::AllocKind::Device);
+}
+
 int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
                  int32_t ThreadLimit, void *HostPtr,
-                 __tgt_kernel_arguments *Args, const void *CodePtr) {
+                 __tgt_kernel_arguments *Args, const void *CodePtr,
+                 bool Nowait) {
   Device *D = selectDevice(DeviceId, Loc, "target");
   if (!D)
     return OffloadFail; // The compiler's host fallback runs the region.
@@ -119,8 +157,8 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
                  sourceLocation(Loc).c_str(), Args ? Args->Version : 0);
     targetConstructFailed(Loc);
   }
-  // Held until the launch returns: unregistering the kernel's library
-  // meanwhile waits for it instead of unloading the image under it.
+  // Held until the launch has completed: unregistering the kernel's
+  // library meanwhile waits for it instead of unloading the image under it.
   KernelLease Kernel = D->acquireKernel(HostPtr);
   if (!Kernel) {
     errorMessage("device %d has no kernel for the target region at %s (host "
@@ -138,40 +176,30 @@ int targetKernel(const ident_t *Loc, int64_t DeviceId, int32_t NumTeams,
   if (infoFlags() & InfoKernelArgs)
     printConstructMaps(*D, "Entering OpenMP kernel", Loc, Maps);
 
+  ConstructQueue Queue(*D, Loc, "target region", Nowait);
+  AsyncContext &Ctx = Queue.context();
   std::vector<void *> KernelArgs;
   if (Maps.Count > 0)
     KernelArgs.reserve(Maps.Count); // at most one per item
   PrivateAllocations Privates;
   EnteredEntries Entered;
-  bool Ok = mapEnter(*D, Loc, Maps, &Entered);
+  // The region's entries are Ready for the launch and the exit step: the
+  // entering copies are waited for when there are some.
+  bool Ok = mapEnter(*D, Loc, Maps, Ctx, SettleWhen::Now, &Entered);
   if (!Ok)
     errorMessage("Call to targetDataBegin failed, abort target.");
-  Ok = Ok && kernelArguments(*D, Loc, Maps, KernelArgs, Privates, &Entered);
+  Ok =
+      Ok && kernelArguments(*D, Loc, Maps, Ctx, KernelArgs, Privates, &Entered);
   if (!Ok) {
     errorMessage("Failed to process data before launching the kernel.");
     targetConstructFailed(Loc);
   }
-
-  plugin::KernelLaunchParams Params = launchParams(NumTeams, ThreadLimit, Args);
-  if (infoFlags() & InfoPluginKernel)
-    pluginInfoMessage(
-        D->Id, "Launching kernel %s with %s", Kernel.name(),
-        D->plugin().describeLaunch(Kernel.handle(), Params).c_str());
-  {
-    TraceScope Trace("kernel", Kernel.name());
-    ompt::SubmitScope Submit(Params.NumTeams);
-    if (plugin::Status S = D->plugin().launchKernel(
-            Kernel.handle(), KernelArgs.data(),
-            static_cast<uint32_t>(KernelArgs.size()), Params, nullptr)) {
-      errorMessage("%s", S.message().c_str());
-      targetConstructFailed(Loc);
-    }
-  }
-  Ok = mapExit(*D, Loc, Maps);
+  queueLaunch(*D, Loc, Ctx, std::move(Kernel), KernelArgs,
+              launchParams(NumTeams, ThreadLimit, Args), Privates);
+  Ok = mapExit(*D, Loc, Maps, Ctx);
+  Ok = Queue.finish() && Ok;
   if (Ok && (infoFlags() & InfoDumpTable))
     dumpMappingTables(Loc);
-  for (void *P : Privates.Pointers)
-    (void)D->free(P, plugin::AllocKind::Device);
   if (!Ok)
     targetConstructFailed(Loc);
   return OffloadSuccess;
@@ -202,8 +230,9 @@ int legacyTarget(const ident_t *Loc, int64_t DeviceId, void *HostPtr,
                  int32_t ThreadLimit, const void *CodePtr) {
   __tgt_kernel_arguments K = legacyArgs(ArgNum, Bases, Args, Sizes, Types,
                                         Names, Mappers, NumTeams, ThreadLimit);
+  // Older compilers' entry points: their nowait forms wait, as before.
   return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, &K,
-                      CodePtr);
+                      CodePtr, /*Nowait=*/false);
 }
 
 } // namespace
@@ -251,11 +280,12 @@ OFFLOAD_API int __tgt_target_kernel(ident_t *Loc, int64_t DeviceId,
                                     int32_t NumTeams, int32_t ThreadLimit,
                                     void *HostPtr,
                                     __tgt_kernel_arguments *Args) {
-  // A nowait launch (Flags bit 0) is already inside the target task libomp
-  // created for it; running it to completion here keeps the task's
-  // dependences exact on a device whose operations are synchronous.
+  // A nowait launch (Flags bit 0) runs inside the target task libomp
+  // created for it; its work may be left in flight there (ConstructQueue.h).
+  bool Nowait =
+      Args && Args->Version >= 2 && (Args->Flags & OFFLOAD_KERNEL_FLAG_NOWAIT);
   return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, Args,
-                      __builtin_return_address(0));
+                      __builtin_return_address(0), Nowait);
 }
 
 OFFLOAD_API int __tgt_target_kernel_nowait(ident_t *Loc, int64_t DeviceId,
@@ -265,7 +295,7 @@ OFFLOAD_API int __tgt_target_kernel_nowait(ident_t *Loc, int64_t DeviceId,
                                            int32_t, void *, int32_t, void *) {
   ompt::NowaitScope Nowait;
   return targetKernel(Loc, DeviceId, NumTeams, ThreadLimit, HostPtr, Args,
-                      __builtin_return_address(0));
+                      __builtin_return_address(0), /*Nowait=*/true);
 }
 
 // The legacy launches. Each entry point calls legacyTarget itself, so that
@@ -356,12 +386,10 @@ OFFLOAD_API void __kmpc_push_target_tripcount_mapper(ident_t *, int64_t,
                                                      uint64_t) {}
 OFFLOAD_API void __kmpc_push_target_tripcount(int64_t, uint64_t) {}
 
-/// libomp polls this for target tasks whose work was left in flight. Every
-/// operation of ours completes before its call returns, so no handle is
-/// ever left behind; a non-null one comes from elsewhere and is dropped.
+/// libomp polls this for target tasks whose work was left in flight
+/// (ConstructQueue.h), until it clears the handle.
 OFFLOAD_API void __tgt_target_nowait_query(void **AsyncHandle) {
-  if (AsyncHandle)
-    *AsyncHandle = nullptr;
+  queryInFlight(AsyncHandle);
 }
 
 //===----------------------------------------------------------------------===//
@@ -377,13 +405,13 @@ OFFLOAD_API void __tgt_target_nowait_query(void **AsyncHandle) {
                                  void **Mappers) {                             \
     targetData(Loc, DeviceId,                                                  \
                MapList{ArgNum, Bases, Args, Sizes, Types, Names, Mappers},     \
-               Action, __builtin_return_address(0));                           \
+               Action, __builtin_return_address(0), false);                    \
   }                                                                            \
   OFFLOAD_API void Name(int64_t DeviceId, int32_t ArgNum, void **Bases,        \
                         void **Args, int64_t *Sizes, int64_t *Types) {         \
     targetData(nullptr, DeviceId,                                              \
                MapList{ArgNum, Bases, Args, Sizes, Types, nullptr, nullptr},   \
-               Action, __builtin_return_address(0));                           \
+               Action, __builtin_return_address(0), false);                    \
   }                                                                            \
   OFFLOAD_API void Name##_nowait_mapper(                                       \
       ident_t *Loc, int64_t DeviceId, int32_t ArgNum, void **Bases,            \
@@ -392,7 +420,7 @@ OFFLOAD_API void __tgt_target_nowait_query(void **AsyncHandle) {
     ompt::NowaitScope Nowait;                                                  \
     targetData(Loc, DeviceId,                                                  \
                MapList{ArgNum, Bases, Args, Sizes, Types, Names, Mappers},     \
-               Action, __builtin_return_address(0));                           \
+               Action, __builtin_return_address(0), true);                     \
   }                                                                            \
   OFFLOAD_API void Name##_nowait(                                              \
       int64_t DeviceId, int32_t ArgNum, void **Bases, void **Args,             \
@@ -400,7 +428,7 @@ OFFLOAD_API void __tgt_target_nowait_query(void **AsyncHandle) {
     ompt::NowaitScope Nowait;                                                  \
     targetData(nullptr, DeviceId,                                              \
                MapList{ArgNum, Bases, Args, Sizes, Types, nullptr, nullptr},   \
-               Action, __builtin_return_address(0));                           \
+               Action, __builtin_return_address(0), true);                     \
   }
 
 OFFLOAD_DATA_ENTRY(__tgt_target_data_begin, DataAction::Enter)

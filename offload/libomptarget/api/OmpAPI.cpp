@@ -455,7 +455,7 @@ OFFLOAD_API int omp_target_disassociate_ptr(const void *HostPtr,
     return EINVAL;
   }
   Table->erase(Host);
-  Table.notifyAll();
+  notifySettled(Table);
   return 0;
 }
 

@@ -609,7 +609,7 @@ void Device::unloadLibrary(LoadedLibrary &Loaded, LockedImages &State,
       if (R.Entry && R.Entry->HstBegin == Host && R.Entry->Permanent)
         Table->erase(Host);
     }
-    Table.notifyAll();
+    notifySettled(Table);
   }
   if (DeviceImage *Image = Loaded.Image.get()) {
     // New launches stop finding the image's kernels once the index no

@@ -20,6 +20,7 @@
 #include "images/EntryTable.h"
 #include "images/Snapshot.h"
 #include "indirect/IndirectCallTable.h"
+#include "mapping/AsyncContext.h"
 #include "mapping/MappingTable.h"
 
 #include <array>
@@ -151,7 +152,10 @@ private:
 class Device {
 public:
   Device(int32_t Id, PluginRecord &Plugin, int32_t PluginDeviceId)
-      : Id(Id), Plugin(Plugin), PluginDeviceId(PluginDeviceId) {}
+      : Id(Id), Plugin(Plugin), PluginDeviceId(PluginDeviceId),
+        Asynchronous(Plugin.Name != "host") {
+    Mappings.lock()->InFlight = &InFlight;
+  }
 
   const int32_t Id;
   PluginRecord &Plugin;
@@ -188,6 +192,12 @@ public:
 
   /// Host ranges mapped on the device (see MappingTable.h).
   Guarded<MappingTable> Mappings;
+  /// `nowait` constructs whose device work is still in flight.
+  InFlightConstructs InFlight;
+
+  /// Whether the device's operations may complete after their call (a
+  /// GPU's queues); the CPU device's complete in it (AsyncContext.h).
+  bool asynchronous() const { return Asynchronous; }
 
   void dumpMappingTable(LockedMappingTable &Table, const char *Why);
 
@@ -264,6 +274,7 @@ private:
   std::atomic<uint64_t> LoadedGeneration{~0ull};
   /// Replaced (under Images' lock) when a library is loaded or unloaded.
   Snapshot<KernelIndex> Kernels{std::make_unique<const KernelIndex>()};
+  const bool Asynchronous;
   std::atomic<int64_t> LiveAllocations{0};
   std::atomic<uint64_t> TotalAllocations{0};
 

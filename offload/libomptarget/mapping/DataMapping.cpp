@@ -54,7 +54,7 @@ void waitUntilSettled(LockedMappingTable &Table, const ExpandedList &L,
     });
     if (Settled)
       return;
-    Table.wait();
+    waitForSettlement(Table);
   }
 }
 
@@ -72,8 +72,11 @@ bool plan(Action A, Device &D, LockedMappingTable &Table, Transfers &T,
   return false;
 }
 
-/// The three steps of the file comment for one construct's list.
+/// The three steps of the file comment for one construct's list, with
+/// its copies queued on \p Ctx and its entries settled as \p When says
+/// (Transfers.h).
 bool apply(Device &D, const ident_t *Loc, const MapList &Maps, Action A,
+           AsyncContext &Ctx, SettleWhen When,
            EnteredEntries *Entered = nullptr) {
   // An empty list (a region without maps) neither waits nor changes
   // anything.
@@ -81,10 +84,16 @@ bool apply(Device &D, const ident_t *Loc, const MapList &Maps, Action A,
     return true;
   ExpandedList L;
   expandInto(L, Maps);
+  // Settled later, its Transfers must outlive this call.
+  std::shared_ptr<Transfers> Held;
+  Transfers Local;
+  if (Ctx.asynchronous())
+    Held = std::make_shared<Transfers>();
+  Transfers &T = Held ? *Held : Local;
   LockedMappingTable Table = D.Mappings.lock();
   waitUntilSettled(Table, L, A);
-  Transfers T;
   T.DeviceId = D.Id;
+  T.Context = &Ctx;
   if (Entered) {
     Entered->Entries.assign(Maps.Count, nullptr);
     T.Entered = Entered;
@@ -100,7 +109,9 @@ bool apply(Device &D, const ident_t *Loc, const MapList &Maps, Action A,
   Table->addUnsettled(T.unsettled());
   if (!Planned)
     T.Copies.clear(); // The construct fails; settle what it touched.
-  bool Finished = finish(D, Table, T);
+  T.Entered = nullptr; // Not needed once planned (and it may not outlive).
+  T.Top = nullptr;
+  bool Finished = finish(D, Table, T, When, Held);
   if (Entered) {
     Entered->Erasures = Table->erasures();
     Entered->Valid = Planned && Finished;
@@ -111,14 +122,36 @@ bool apply(Device &D, const ident_t *Loc, const MapList &Maps, Action A,
 } // namespace
 
 bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps,
+                       AsyncContext &Ctx, SettleWhen When,
                        EnteredEntries *Entered) {
-  return apply(D, Loc, Maps, Action::Enter, Entered);
+  return apply(D, Loc, Maps, Action::Enter, Ctx, When, Entered);
+}
+
+bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps,
+                      AsyncContext &Ctx) {
+  return apply(D, Loc, Maps, Action::Exit, Ctx, SettleWhen::AtCompletion);
+}
+
+bool offload::mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps,
+                        AsyncContext &Ctx) {
+  return apply(D, Loc, Maps, Action::Update, Ctx, SettleWhen::AtCompletion);
+}
+
+bool offload::mapEnter(Device &D, const ident_t *Loc, const MapList &Maps,
+                       EnteredEntries *Entered) {
+  AsyncContext Ctx(D, Loc, "target enter data");
+  bool Ok = mapEnter(D, Loc, Maps, Ctx, SettleWhen::AtCompletion, Entered);
+  return Ctx.synchronize() && Ok;
 }
 
 bool offload::mapExit(Device &D, const ident_t *Loc, const MapList &Maps) {
-  return apply(D, Loc, Maps, Action::Exit);
+  AsyncContext Ctx(D, Loc, "target exit data");
+  bool Ok = mapExit(D, Loc, Maps, Ctx);
+  return Ctx.synchronize() && Ok;
 }
 
 bool offload::mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps) {
-  return apply(D, Loc, Maps, Action::Update);
+  AsyncContext Ctx(D, Loc, "target update");
+  bool Ok = mapUpdate(D, Loc, Maps, Ctx);
+  return Ctx.synchronize() && Ok;
 }

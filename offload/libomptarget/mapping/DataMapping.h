@@ -16,6 +16,7 @@
 #define OFFLOAD_LIBOMPTARGET_DATAMAPPING_H
 
 #include "images/Runtime.h"
+#include "mapping/AsyncContext.h"
 
 #include "mapping/InlineVector.h"
 
@@ -23,6 +24,16 @@
 #include <vector>
 
 namespace offload {
+
+/// When step 3 settles the entries after asynchronous copies.
+enum class SettleWhen {
+  /// Wait for the construct's queue now, then settle: the construct goes
+  /// on with entries Ready (the enter step of a target region).
+  Now,
+  /// When the queue completes (a construct's last step): the entries stay
+  /// unsettled until then, and other constructs that need them wait.
+  AtCompletion,
+};
 
 /// One list item.
 struct MapItem {
@@ -78,6 +89,17 @@ struct EnteredEntries {
 /// their copies run at the same time (DataMapping.cpp says how).
 /// \p Entered, when given, receives the entries found for the list's items
 /// (for kernelArguments).
+/// The copies go on \p Ctx, the construct's queue. mapExit and mapUpdate
+/// settle what they changed once \p Ctx completes (they are the last step
+/// of their construct); mapEnter as \p When says (Transfers.h).
+bool mapEnter(Device &D, const ident_t *Loc, const MapList &Maps,
+              AsyncContext &Ctx, SettleWhen When,
+              EnteredEntries *Entered = nullptr);
+bool mapExit(Device &D, const ident_t *Loc, const MapList &Maps,
+             AsyncContext &Ctx);
+bool mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps,
+               AsyncContext &Ctx);
+/// The same, each waiting for its own copies before it returns.
 bool mapEnter(Device &D, const ident_t *Loc, const MapList &Maps,
               EnteredEntries *Entered = nullptr);
 bool mapExit(Device &D, const ident_t *Loc, const MapList &Maps);
@@ -89,9 +111,15 @@ struct PrivateAllocations {
 };
 
 /// The kernel arguments of a target region: one per TARGET_PARAM item, in
-/// order. Must run after mapEnter on the same list (\p Entered: what that
-/// mapEnter found, used only while no entry has been erased since). Takes
-/// the table lock, and releases it while it makes private copies.
+/// order; private copies are queued on \p Ctx. Must run after mapEnter on the
+/// same list (\p Entered: what that mapEnter found, used only while no entry
+/// has been erased since). Takes the table lock, and releases it while it makes
+/// private copies.
+bool kernelArguments(Device &D, const ident_t *Loc, const MapList &Maps,
+                     AsyncContext &Ctx, std::vector<void *> &Args,
+                     PrivateAllocations &Privates,
+                     const EnteredEntries *Entered = nullptr);
+/// The same, waiting for the private copies before it returns.
 bool kernelArguments(Device &D, const ident_t *Loc, const MapList &Maps,
                      std::vector<void *> &Args, PrivateAllocations &Privates,
                      const EnteredEntries *Entered = nullptr);

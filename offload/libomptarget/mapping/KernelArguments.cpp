@@ -20,7 +20,8 @@
 using namespace offload;
 
 bool offload::kernelArguments(Device &D, const ident_t *Loc,
-                              const MapList &Maps, std::vector<void *> &Args,
+                              const MapList &Maps, AsyncContext &Ctx,
+                              std::vector<void *> &Args,
                               PrivateAllocations &Privates,
                               const EnteredEntries *Entered) {
   if (Maps.Count == 0)
@@ -44,7 +45,7 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
         has(Item.Type, OMP_TGT_MAPTYPE_PTR_AND_OBJ) && Parent >= 0 &&
         Parent < I && PrivateCopies[Parent]) {
       // A by-reference capture of a lambda passed by value (firstprivate).
-      if (!attachCaptureInCopy(D, Table, Loc, Item,
+      if (!attachCaptureInCopy(D, Table, Ctx, Loc, Item,
                                Maps.item(static_cast<int32_t>(Parent)),
                                PrivateCopies[Parent]))
         return false;
@@ -58,7 +59,7 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
     }
     if (has(Item.Type, OMP_TGT_MAPTYPE_PRIVATE)) {
       // private / firstprivate: releases the lock (see Reusable).
-      void *Copy = makePrivateCopy(D, Table, Loc, Item, Privates);
+      void *Copy = makePrivateCopy(D, Table, Ctx, Loc, Item, Privates);
       if (!Copy)
         return false;
       PrivateCopies[I] = Copy;
@@ -81,4 +82,13 @@ bool offload::kernelArguments(Device &D, const ident_t *Loc,
                                  (addr(Item.Begin) - addr(Item.Base))));
   }
   return true;
+}
+
+bool offload::kernelArguments(Device &D, const ident_t *Loc,
+                              const MapList &Maps, std::vector<void *> &Args,
+                              PrivateAllocations &Privates,
+                              const EnteredEntries *Entered) {
+  AsyncContext Ctx(D, Loc, "target region");
+  bool Ok = kernelArguments(D, Loc, Maps, Ctx, Args, Privates, Entered);
+  return Ctx.synchronize() && Ok;
 }

@@ -167,12 +167,29 @@ void MappingTable::forEach(
     Fn(KV.second);
 }
 
+void offload::notifySettled(LockedMappingTable &Table) {
+  ++Table->Settlements;
+  Table.notifyAll();
+}
+
+void offload::waitForSettlement(LockedMappingTable &Table) {
+  InFlightWork *Work = Table->InFlight;
+  if (Work && Work->hasPending()) {
+    uint64_t Seen = Table->Settlements;
+    bool Completed = false;
+    Table.unlocked([&] { Completed = Work->completePending(); });
+    if (Completed || Table->Settlements != Seen)
+      return;
+  }
+  Table.wait();
+}
+
 LookupResult offload::lookupSettled(LockedMappingTable &Table, uintptr_t Begin,
                                     uint64_t Size, bool ToRemove) {
   for (;;) {
     LookupResult R = Table->lookup(Begin, Size);
     if (!R.Entry || !R.Entry->unsettled(ToRemove))
       return R;
-    Table.wait();
+    waitForSettlement(Table);
   }
 }

@@ -198,6 +198,20 @@ template <typename T> struct PoolAllocator {
   }
 };
 
+/// Work on a table's device left in flight (nowait constructs) whose
+/// completion settles entries. A construct waiting for an entry to settle
+/// completes such work itself: the thread that would poll it may be the
+/// waiting one (AsyncContext.h).
+class InFlightWork {
+public:
+  virtual ~InFlightWork() = default;
+  /// Whether some is registered (perhaps already complete).
+  virtual bool hasPending() = 0;
+  /// Completes the work not completed yet, waiting for the device; false
+  /// when there was none.
+  virtual bool completePending() = 0;
+};
+
 class MappingTable {
 public:
   MappingTable() = default;
@@ -257,6 +271,12 @@ public:
   void removeUnsettled(uint64_t N) { Unsettled -= N; }
   bool anyUnsettled() const { return Unsettled != 0; }
 
+  /// The device's in-flight work (set once when the device is made).
+  InFlightWork *InFlight = nullptr;
+  /// Counts notifySettled calls, so that a waiter that released the lock
+  /// knows whether it missed one.
+  uint64_t Settlements = 0;
+
 private:
   using EntryMap =
       std::map<uintptr_t, MapEntry, std::less<uintptr_t>,
@@ -273,6 +293,15 @@ private:
 };
 
 using LockedMappingTable = Guarded<MappingTable>::Access;
+
+/// Wakes the constructs waiting for entries to settle (after a change they
+/// may wait for).
+void notifySettled(LockedMappingTable &Table);
+
+/// Waits until another construct settled something: completes the
+/// device's in-flight work when there is some, else blocks until notified.
+/// Callers re-check what they wait for.
+void waitForSettlement(LockedMappingTable &Table);
 
 /// MappingTable::lookup, after waiting (with the lock released) until the
 /// entry it finds, if any, is settled (see MapEntry::unsettled).

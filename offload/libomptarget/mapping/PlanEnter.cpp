@@ -178,7 +178,7 @@ MapEntry *enterRange(Device &D, LockedMappingTable &Table, Transfers &T,
 /// Stores into the device copy of the pointer at \p PointerHost the device
 /// address that corresponds to the host pointer's current value, given that
 /// the pointee range starting at \p PointeeBegin is mapped by \p Pointee.
-bool attachPointer(Device &D, LockedMappingTable &, MapEntry &PointerEntry,
+bool attachPointer(Device &D, AsyncContext &Ctx, MapEntry &PointerEntry,
                    uintptr_t PointerHost, const MapEntry &Pointee,
                    uintptr_t PointeeBegin) {
   uintptr_t HostValue;
@@ -193,8 +193,9 @@ bool attachPointer(Device &D, LockedMappingTable &, MapEntry &PointerEntry,
                 ", TgtPtr=0x%016" PRIxPTR ", Size=%zu, Name=%s",
                 PointerHost, addr(Slot), sizeof(DeviceValue),
                 mapName(PointerEntry.Name).c_str());
-  if (plugin::Status S = D.plugin().dataSubmit(Slot, &DeviceValue,
-                                               sizeof(DeviceValue), nullptr)) {
+  if (plugin::Status S = D.plugin().dataSubmit(
+          Slot, Ctx.stage(&DeviceValue, sizeof(DeviceValue)),
+          sizeof(DeviceValue), Ctx.queue())) {
     errorMessage("attaching the pointer at host address 0x%016" PRIxPTR
                  " on device %d failed: %s",
                  PointerHost, D.Id, S.message().c_str());
@@ -212,14 +213,15 @@ bool attachPointer(Device &D, LockedMappingTable &, MapEntry &PointerEntry,
 
 /// Stores the host value of the pointer at \p PointerHost into its device
 /// copy (its pointee is not mapped: the device uses host memory).
-bool attachPointerToHost(Device &D, MapEntry &PointerEntry,
+bool attachPointerToHost(Device &D, AsyncContext &Ctx, MapEntry &PointerEntry,
                          uintptr_t PointerHost) {
   uintptr_t HostValue;
   std::memcpy(&HostValue, reinterpret_cast<void *>(PointerHost),
               sizeof(HostValue));
   void *Slot = reinterpret_cast<void *>(PointerEntry.translate(PointerHost));
   if (plugin::Status S =
-          D.plugin().dataSubmit(Slot, &HostValue, sizeof(HostValue), nullptr)) {
+          D.plugin().dataSubmit(Slot, Ctx.stage(&HostValue, sizeof(HostValue)),
+                                sizeof(HostValue), Ctx.queue())) {
     errorMessage("setting the pointer at host address 0x%016" PRIxPTR
                  " on device %d failed: %s",
                  PointerHost, D.Id, S.message().c_str());
@@ -247,14 +249,14 @@ bool useEntry(Device &D, LockedMappingTable &Table, Transfers &T,
     // mapped pointer (such as the reference pointer of a declare target
     // variable) must hold the host address on the device too.
     return !PointerEntry || !D.zeroCopyMaps() ||
-           attachPointerToHost(D, *PointerEntry, addr(Item.Base));
+           attachPointerToHost(D, *T.Context, *PointerEntry, addr(Item.Base));
   }
   if (has(Item.Type, OMP_TGT_MAPTYPE_TO) &&
       (IsNew || has(Item.Type, OMP_TGT_MAPTYPE_ALWAYS)))
     planCopy(T, *E, Item, /*ToDevice=*/true);
   // Written now; step 3 writes it again if a copy covers it.
-  if (PointerEntry && !attachPointer(D, Table, *PointerEntry, addr(Item.Base),
-                                     *E, addr(Item.Begin)))
+  if (PointerEntry && !attachPointer(D, *T.Context, *PointerEntry,
+                                     addr(Item.Base), *E, addr(Item.Begin)))
     return false;
   if (has(Item.Type, OMP_TGT_MAPTYPE_RETURN_PARAM)) {
     // The base the region adds its offset to: for ptr_and_obj, Base is
@@ -272,7 +274,7 @@ bool useEntry(Device &D, LockedMappingTable &Table, Transfers &T,
 /// planEnter for a by-reference capture's or an attach map's \p S: points
 /// the device copy of the pointer to the device copy of its pointee, when
 /// both are mapped. Otherwise the device keeps the host address.
-bool attachIfBothMapped(Device &D, LockedMappingTable &Table,
+bool attachIfBothMapped(Device &D, LockedMappingTable &Table, AsyncContext &Ctx,
                         const ItemSearches &S) {
   LookupResult Pointer = Table->lookup(S.Pointer.Begin, S.Pointer.Size);
   LookupResult Pointee = Table->lookup(S.Range.Begin, S.Range.Size);
@@ -286,8 +288,8 @@ bool attachIfBothMapped(Device &D, LockedMappingTable &Table,
   if (Pointer.Status != LookupResult::Contained ||
       Pointee.Status != LookupResult::Contained)
     return true;
-  return attachPointer(D, Table, *Pointer.Entry, S.Pointer.Begin,
-                       *Pointee.Entry, S.Range.Begin);
+  return attachPointer(D, Ctx, *Pointer.Entry, S.Pointer.Begin, *Pointee.Entry,
+                       S.Range.Begin);
 }
 
 /// planEnter for an item whose storage \p S names: makes it (and, for
@@ -376,13 +378,15 @@ bool offload::planEnter(Device &D, LockedMappingTable &Table, Transfers &T,
     }
   }
   for (int32_t I : LambdaCaptures)
-    if (!attachIfBothMapped(D, Table, searchesFor(Action::Enter, Maps.item(I))))
+    if (!attachIfBothMapped(D, Table, *T.Context,
+                            searchesFor(Action::Enter, Maps.item(I))))
       return false;
   // Attach maps (OpenMP 6 / LLVM 22): once everything else is mapped, point
   // the device copy of the pointer at Base to the device copy of its
   // pointee, when both are present.
   for (int32_t I : Attachments)
-    if (!attachIfBothMapped(D, Table, searchesFor(Action::Enter, Maps.item(I))))
+    if (!attachIfBothMapped(D, Table, *T.Context,
+                            searchesFor(Action::Enter, Maps.item(I))))
       return false;
   return true;
 }

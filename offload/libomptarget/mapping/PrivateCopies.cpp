@@ -17,7 +17,8 @@
 using namespace offload;
 
 void *offload::makePrivateCopy(Device &D, LockedMappingTable &Table,
-                               const ident_t *Loc, const MapItem &Item,
+                               AsyncContext &Ctx, const ident_t *Loc,
+                               const MapItem &Item,
                                PrivateAllocations &Privates) {
   void *Copy = nullptr;
   bool Copied = true;
@@ -27,7 +28,7 @@ void *offload::makePrivateCopy(Device &D, LockedMappingTable &Table,
     if (!Copy || !has(Item.Type, OMP_TGT_MAPTYPE_TO) || Item.Size <= 0)
       return;
     if (plugin::Status S =
-            D.plugin().dataSubmit(Copy, Item.Begin, Item.Size, nullptr)) {
+            D.plugin().dataSubmit(Copy, Item.Begin, Item.Size, Ctx.queue())) {
       errorMessage("firstprivate copy of %s failed: %s",
                    describeItem(Loc, Item).c_str(), S.message().c_str());
       Copied = false;
@@ -45,8 +46,9 @@ void *offload::makePrivateCopy(Device &D, LockedMappingTable &Table,
 }
 
 bool offload::attachCaptureInCopy(Device &D, LockedMappingTable &Table,
-                                  const ident_t *Loc, const MapItem &Capture,
-                                  const MapItem &Lambda, void *LambdaCopy) {
+                                  AsyncContext &Ctx, const ident_t *Loc,
+                                  const MapItem &Capture, const MapItem &Lambda,
+                                  void *LambdaCopy) {
   LookupResult Pointee = Table->lookup(addr(Capture.Begin), 0);
   uintptr_t Field = addr(Capture.Base) - addr(Lambda.Begin);
   if (Pointee.Status != LookupResult::Contained ||
@@ -54,8 +56,9 @@ bool offload::attachCaptureInCopy(Device &D, LockedMappingTable &Table,
     return true;
   uintptr_t DeviceValue = Pointee.Entry->translate(addr(Capture.Begin));
   void *Slot = static_cast<char *>(LambdaCopy) + Field;
-  if (plugin::Status S = D.plugin().dataSubmit(Slot, &DeviceValue,
-                                               sizeof(DeviceValue), nullptr)) {
+  if (plugin::Status S = D.plugin().dataSubmit(
+          Slot, Ctx.stage(&DeviceValue, sizeof(DeviceValue)),
+          sizeof(DeviceValue), Ctx.queue())) {
     errorMessage("attaching a capture of %s failed: %s",
                  describeItem(Loc, Lambda).c_str(), S.message().c_str());
     return false;

@@ -14,12 +14,14 @@
 namespace offload {
 
 /// A fresh device copy of the private item \p Item for one launch (with the
-/// host's bytes for firstprivate), recorded in \p Privates. No other
+/// host's bytes for firstprivate, copied on \p Ctx: firstprivate values
+/// stay valid until a target task completes), recorded in \p Privates. No other
 /// construct can see it, so it is made with \p Table's lock released:
 /// entries found before may be gone when this returns. Null, after
 /// printing why, on failure.
-void *makePrivateCopy(Device &D, LockedMappingTable &Table, const ident_t *Loc,
-                      const MapItem &Item, PrivateAllocations &Privates);
+void *makePrivateCopy(Device &D, LockedMappingTable &Table, AsyncContext &Ctx,
+                      const ident_t *Loc, const MapItem &Item,
+                      PrivateAllocations &Privates);
 
 /// For a by-reference capture \p Capture of the lambda \p Lambda passed by
 /// value (firstprivate, copied to \p LambdaCopy): points its field in the
@@ -27,8 +29,9 @@ void *makePrivateCopy(Device &D, LockedMappingTable &Table, const ident_t *Loc,
 /// it. A variable that is not mapped keeps its host address (shared
 /// memory). Returns false after printing why the copy failed.
 bool attachCaptureInCopy(Device &D, LockedMappingTable &Table,
-                         const ident_t *Loc, const MapItem &Capture,
-                         const MapItem &Lambda, void *LambdaCopy);
+                         AsyncContext &Ctx, const ident_t *Loc,
+                         const MapItem &Capture, const MapItem &Lambda,
+                         void *LambdaCopy);
 
 } // namespace offload
 

@@ -20,9 +20,10 @@ using namespace offload;
 namespace {
 
 /// After a copy of \p Item's bytes, puts back the attached pointers inside
-/// it: their device values on the device, their host values on the host.
-bool restoreShadows(Device &D, LockedMappingTable &, const MapEntry &E,
-                    const MapItem &Item, bool OnDevice) {
+/// it: their device values on the device (queued after the copy), their
+/// host values on the host (once the copy has completed).
+bool restoreShadows(Device &D, LockedMappingTable &, AsyncContext &Ctx,
+                    const MapEntry &E, const MapItem &Item, bool OnDevice) {
   uintptr_t Begin = addr(Item.Begin), End = Begin + Item.Size;
   for (const ShadowPointer &Shadow : E.Shadows) {
     if (Shadow.HostAddress < Begin || Shadow.HostAddress + sizeof(void *) > End)
@@ -34,7 +35,8 @@ bool restoreShadows(Device &D, LockedMappingTable &, const MapEntry &E,
     }
     if (plugin::Status S = D.plugin().dataSubmit(
             reinterpret_cast<void *>(E.translate(Shadow.HostAddress)),
-            &Shadow.DeviceValue, sizeof(void *), nullptr)) {
+            Ctx.stage(&Shadow.DeviceValue, sizeof(void *)), sizeof(void *),
+            Ctx.queue())) {
       errorMessage(
           "restoring the attached pointer at host address 0x%016" PRIxPTR
           " on device %d failed: %s",
@@ -46,7 +48,7 @@ bool restoreShadows(Device &D, LockedMappingTable &, const MapEntry &E,
 }
 
 /// Step 3's copy, without the table's lock.
-bool transfer(Device &D, const Transfers::Copy &C) {
+bool transfer(Device &D, AsyncContext &Ctx, const Transfers::Copy &C) {
   const MapItem &Item = C.Item;
   if (C.ToDevice) {
     TraceScope Trace("data submit",
@@ -54,7 +56,7 @@ bool transfer(Device &D, const Transfers::Copy &C) {
     ompt::DataOpScope Op(ompt::DataTransferToDevice, Item.Begin, -1,
                          C.DeviceAddress, D.Id, Item.Size);
     if (plugin::Status S = D.plugin().dataSubmit(C.DeviceAddress, Item.Begin,
-                                                 Item.Size, nullptr)) {
+                                                 Item.Size, Ctx.queue())) {
       errorMessage("copying %s to device %d failed: %s",
                    mapName(Item.Name).c_str(), D.Id, S.message().c_str());
       return false;
@@ -72,7 +74,7 @@ bool transfer(Device &D, const Transfers::Copy &C) {
                 addr(C.DeviceAddress), addr(Item.Begin), Item.Size,
                 mapName(C.Entry->Name).c_str());
   if (plugin::Status S = D.plugin().dataRetrieve(Item.Begin, C.DeviceAddress,
-                                                 Item.Size, nullptr)) {
+                                                 Item.Size, Ctx.queue())) {
     errorMessage("copying %s from device %d failed: %s",
                  mapName(Item.Name).c_str(), D.Id, S.message().c_str());
     return false;
@@ -110,7 +112,12 @@ void offload::planCopy(Transfers &T, MapEntry &E, const MapItem &Whole,
                 Item.Size, mapName(E.Name).c_str());
 }
 
-bool offload::finish(Device &D, LockedMappingTable &Table, Transfers &T) {
+namespace {
+
+/// Step 3's copies, made without the table's lock, then the device values
+/// of the attached pointers they overwrote.
+bool queueCopies(Device &D, LockedMappingTable &Table, Transfers &T) {
+  AsyncContext &Ctx = *T.Context;
   bool Ok = true;
   if (!T.Copies.empty() || !T.Allocations.empty())
     Table.unlocked([&] {
@@ -124,7 +131,7 @@ bool offload::finish(Device &D, LockedMappingTable &Table, Transfers &T) {
       };
       for (const Transfers::Copy &C : T.Copies) {
         ReportAllocations(C.AllocationsBefore);
-        if (!(Ok = transfer(D, C)))
+        if (!(Ok = transfer(D, Ctx, C)))
           break;
       }
       // Those of items without a copy after the last copy, and all of them
@@ -132,9 +139,23 @@ bool offload::finish(Device &D, LockedMappingTable &Table, Transfers &T) {
       ReportAllocations(T.Allocations.size());
     });
   for (const Transfers::Copy &C : T.Copies)
-    Ok = Ok && restoreShadows(D, Table, *C.Entry, C.Item, C.ToDevice);
+    if (C.ToDevice)
+      Ok = Ok && restoreShadows(D, Table, Ctx, *C.Entry, C.Item, true);
+  return Ok;
+}
+
+/// Step 3 once the copies have completed: the host values of attached
+/// pointers, the entries' states, and the removals with their device
+/// memory.
+void settle(Device &D, LockedMappingTable &Table, Transfers &T) {
+  for (const Transfers::Copy &C : T.Copies)
+    if (!C.ToDevice)
+      (void)restoreShadows(D, Table, *T.Context, *C.Entry, C.Item, false);
+  // A target region's exit may have marked for removal an entry its own
+  // enter created.
   for (MapEntry *E : T.Created)
-    E->State = MapState::Ready;
+    if (E->State == MapState::Creating)
+      E->State = MapState::Ready;
   for (MapEntry *E : T.Pinned)
     --E->Pins;
   InlineVector<void *, 8> Frees;
@@ -155,11 +176,31 @@ bool offload::finish(Device &D, LockedMappingTable &Table, Transfers &T) {
     });
   Table->removeUnsettled(T.unsettled());
   if (T.unsettled())
-    Table.notifyAll();
+    notifySettled(Table);
   if (!Frees.empty())
     Table.unlocked([&] {
       for (void *P : Frees)
         (void)D.free(P, plugin::AllocKind::Device);
     });
+}
+
+} // namespace
+
+bool offload::finish(Device &D, LockedMappingTable &Table, Transfers &T,
+                     SettleWhen When, const std::shared_ptr<Transfers> &Held) {
+  bool Ok = queueCopies(D, Table, T);
+  AsyncContext &Ctx = *T.Context;
+  if (Ctx.hasQueuedWork()) {
+    if (When == SettleWhen::AtCompletion && Held) {
+      Ctx.afterCompletion([&D, Held] {
+        LockedMappingTable Again = D.Mappings.lock();
+        settle(D, Again, *Held);
+      });
+      return Ok;
+    }
+    // Runs what earlier steps deferred too, which takes the lock.
+    Table.unlocked([&] { Ok = Ctx.synchronize() && Ok; });
+  }
+  settle(D, Table, T);
   return Ok;
 }

@@ -15,6 +15,7 @@
 #ifndef OFFLOAD_LIBOMPTARGET_MAPPING_TRANSFERS_H
 #define OFFLOAD_LIBOMPTARGET_MAPPING_TRANSFERS_H
 
+#include "mapping/AsyncContext.h"
 #include "mapping/DataMapping.h"
 #include "mapping/InlineVector.h"
 #include "ompt/OMPT.h"
@@ -40,6 +41,9 @@ struct Transfers {
   };
   /// The device the construct maps to (for messages).
   int32_t DeviceId = 0;
+  /// The construct's queue: every copy, and the pointer attachments of
+  /// step 2, go on it.
+  AsyncContext *Context = nullptr;
   /// Where planEnter records the entry of each item of \p Top (the
   /// construct's own list, not a declare mapper's), or null.
   EnteredEntries *Entered = nullptr;
@@ -65,9 +69,13 @@ struct Transfers {
 /// already owns its state.
 void planCopy(Transfers &T, MapEntry &E, const MapItem &Whole, bool ToDevice);
 
-/// Step 3. Returns false when a copy failed (after saying why); the entries
-/// are settled either way, so no other construct waits for them forever.
-bool finish(Device &D, LockedMappingTable &Table, Transfers &T);
+/// Step 3: queues the copies on T.Context and settles the entries (see
+/// SettleWhen; on a synchronous device, at once). \p Held, when settling
+/// may be deferred, owns \p T. Returns false when a copy failed (after
+/// saying why); the entries are settled either way, so no other construct
+/// waits for them forever.
+bool finish(Device &D, LockedMappingTable &Table, Transfers &T, SettleWhen When,
+            const std::shared_ptr<Transfers> &Held);
 
 } // namespace offload
 

@@ -1,0 +1,125 @@
+//===- AsyncContext.h - The device queue of one construct ------*- C++ -*-===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Every copy and the launch of one construct (a target region, target data,
+// enter/exit data, update) go on one plugin queue (a __tgt_async_info: a
+// CUDA stream), so they run in order without the host waiting between
+// them. What must wait for the device, settling the mapping table, freeing
+// device memory, the host side of attached pointers, runs once the queue is
+// done: a blocking construct waits for it once, at its end; a `nowait` one
+// leaves it in flight in its libomp target task (Interface.cpp), and libomp
+// polls it through __tgt_target_nowait_query.
+//
+// Sources of queued copies must live until the copy has run: CUDA reads
+// page-locked host memory when the copy runs, not when it is queued, so
+// values the runtime computes (attached pointers...) are staged here.
+//
+// On a device whose operations complete in their call (the CPU device),
+// queue() is null, staging returns the value itself and completion work runs
+// at once: nothing changes there.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_LIBOMPTARGET_MAPPING_ASYNCCONTEXT_H
+#define OFFLOAD_LIBOMPTARGET_MAPPING_ASYNCCONTEXT_H
+
+#include "OffloadABI.h"
+#include "mapping/MappingTable.h"
+
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace offload {
+
+class Device;
+
+class AsyncContext {
+public:
+  /// \p Construct names the construct in messages ("target region",
+  /// "target update"...), \p Loc its source location.
+  AsyncContext(Device &D, const ident_t *Loc, const char *Construct);
+  /// Waits for work still queued (a construct that stopped half way).
+  ~AsyncContext();
+  AsyncContext(const AsyncContext &) = delete;
+  AsyncContext &operator=(const AsyncContext &) = delete;
+
+  /// The queue to hand to the plugin: null on a synchronous device.
+  __tgt_async_info *queue() {
+    if (!Asynchronous)
+      return nullptr;
+    Queued = true;
+    return &Info;
+  }
+  bool asynchronous() const { return Asynchronous; }
+  /// Whether anything was queued since the last completion.
+  bool hasQueuedWork() const { return Queued; }
+  Device &device() { return D; }
+  /// Counts a poll by libomp and returns how many there were.
+  unsigned countPoll() { return ++Polls; }
+  const ident_t *location() const { return Loc; }
+
+  /// A copy of the \p Bytes at \p Source that lives until the queued work
+  /// has completed (\p Source itself on a synchronous device).
+  const void *stage(const void *Source, size_t Bytes);
+
+  /// Runs \p Fn once the work queued so far has completed; at once on a
+  /// synchronous device or when nothing is queued.
+  void afterCompletion(std::function<void()> Fn);
+
+  /// Waits for the queued work, then runs what follows it. Returns false
+  /// after printing the device's error, named with the construct.
+  bool synchronize();
+  /// Sets \p Done once the work has completed and what follows it ran (by
+  /// this call or an earlier one, here or in another thread). Never blocks
+  /// for the device. Returns false after the error was printed.
+  bool poll(bool &Done);
+
+private:
+  /// Runs the completion work after the plugin said \p S; with \p Lock
+  /// held.
+  bool complete(const char *Call, bool Failed, const std::string &Message);
+
+  Device &D;
+  const ident_t *Loc;
+  const char *Construct;
+  const bool Asynchronous;
+  bool Queued = false;
+  std::atomic<unsigned> Polls{0};
+  __tgt_async_info Info{nullptr};
+  std::vector<std::function<void()>> After;
+  std::deque<std::unique_ptr<char[]>> Staged;
+  /// Held while completing: the owner polls while a construct waiting for
+  /// an entry this one settles may complete it (InFlightConstructs).
+  std::mutex Lock;
+  bool Completed = false;
+  bool Failed = false;
+};
+
+/// The contexts of `nowait` constructs left in flight on one device. A
+/// construct that waits for an entry such a context will settle completes
+/// the context itself (completePending) instead of waiting for the thread
+/// that polls it, which may be the waiting thread itself.
+class InFlightConstructs final : public InFlightWork {
+public:
+  void add(const std::shared_ptr<AsyncContext> &Context);
+  void remove(const AsyncContext *Context);
+  bool hasPending() override { return Count.load() != 0; }
+  bool completePending() override;
+
+private:
+  Guarded<std::vector<std::shared_ptr<AsyncContext>>> Contexts;
+  std::atomic<size_t> Count{0};
+};
+
+} // namespace offload
+
+#endif // OFFLOAD_LIBOMPTARGET_MAPPING_ASYNCCONTEXT_H
