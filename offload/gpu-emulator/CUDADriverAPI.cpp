@@ -216,10 +216,12 @@ CUDA_API cuModuleGetGlobal_v2(CUdeviceptr *Address, size_t *Bytes, void *Module,
   return Success;
 }
 
-CUDA_API cuFuncGetAttribute(int *Value, int Attribute, void *) {
-  if (Attribute != 0)
+// As a GPU's driver: a kernel's block-size bound (.maxntid), which the
+// plugins use to cap their launches, else the device's limit.
+CUDA_API cuFuncGetAttribute(int *Value, int Attribute, void *Function) {
+  if (Attribute != 0 || !Function)
     return InvalidValue;
-  *Value = 1024;
+  *Value = int(static_cast<KernelFunction *>(Function)->MaxThreadsPerBlock);
   return Success;
 }
 

@@ -132,9 +132,19 @@ CUDA_API cuLaunchKernel(void *Function, unsigned GridX, unsigned GridY,
   auto *Kernel = static_cast<KernelFunction *>(Function);
   if (!Kernel || Extra || (Kernel->Params[0] && !Params))
     return InvalidValue;
-  if (uint64_t(BlockX) * BlockY * BlockZ > 1024 || !GridX || !GridY || !GridZ ||
-      !BlockX || !BlockY || !BlockZ)
+  if (!GridX || !GridY || !GridZ || !BlockX || !BlockY || !BlockZ)
     return InvalidValue;
+  // A GPU's driver refuses a block larger than the kernel was compiled for
+  // (its .maxntid), which code generation and OpenMPOpt assume.
+  uint64_t Threads = uint64_t(BlockX) * BlockY * BlockZ;
+  if (Threads > Kernel->MaxThreadsPerBlock) {
+    fprintf(stderr,
+            "gpu-emulator: kernel '%s': a block of %llu threads is more than "
+            "the %u it was compiled for (.maxntid)\n",
+            Kernel->Name.c_str(), (unsigned long long)Threads,
+            Kernel->MaxThreadsPerBlock);
+    return InvalidValue;
+  }
   std::shared_ptr<ArgumentCopy> Arguments = copyArguments(*Kernel, Params);
   LaunchConfig Config;
   Config.KernelName = Kernel->Name;

@@ -156,6 +156,10 @@ int findKernel(LoadedModule *Module, const char *Name, KernelFunction *&Out) {
   Out = new KernelFunction{Module, Name,
                            reinterpret_cast<void (*)(void **)>(EntryAddress),
                            static_cast<const uint64_t *>(ParamsAddress)};
+  std::string Bound = std::string(abi::MaxThreadsPrefix) + Name;
+  if (auto *MaxThreads =
+          static_cast<const uint32_t *>(dlsym(Module->Handle, Bound.c_str())))
+    Out->MaxThreadsPerBlock = *MaxThreads;
   return 0;
 }
 

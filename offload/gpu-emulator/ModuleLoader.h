@@ -36,6 +36,9 @@ struct KernelFunction {
   void (*Entry)(void **) = nullptr;
   /// Number of parameters, then each one's size.
   const uint64_t *Params = nullptr;
+  /// The most threads a block may have: the kernel's compiled bound (PTX
+  /// .maxntid), else the device's limit.
+  uint32_t MaxThreadsPerBlock = 1024;
 };
 
 /// ELF machine numbers the wrapper marks emulated images with: that of a

@@ -275,6 +275,51 @@ declare double @__nv_sin(double)
             "defines and the GPU emulator does not provide");
 }
 
+// The emulated driver caps launches as a GPU's does, by the block-size bound
+// the kernel was compiled with (link-time OpenMPOpt folds the block size to
+// it); kernels without one export none.
+TEST_F(GPUEmulationTest, KernelBlockBoundIsExported) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @bounded() #0 {
+  ret void
+}
+define ptx_kernel void @cube() #1 {
+  ret void
+}
+define ptx_kernel void @free() {
+  ret void
+}
+attributes #0 = { "nvvm.maxntid"="128" }
+attributes #1 = { "nvvm.maxntid"="8,4,2" }
+)");
+  ASSERT_TRUE(M);
+  ASSERT_FALSE(errorToBool(retarget(*M)));
+  auto Bound = [&](StringRef Kernel) -> uint64_t {
+    GlobalVariable *GV = M->getGlobalVariable(
+        (offload::gpuemu::MaxThreadsPrefix + Kernel).str());
+    if (!GV)
+      return 0;
+    EXPECT_TRUE(GV->isConstant());
+    EXPECT_EQ(GV->getVisibility(), GlobalValue::DefaultVisibility);
+    return cast<ConstantInt>(GV->getInitializer())->getZExtValue();
+  };
+  EXPECT_EQ(Bound("bounded"), 128u);
+  EXPECT_EQ(Bound("cube"), 64u);
+  EXPECT_EQ(Bound("free"), 0u);
+}
+
+TEST_F(GPUEmulationTest, BadKernelBlockBoundIsNamed) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @k() #0 {
+  ret void
+}
+attributes #0 = { "nvvm.maxntid"="128,x" }
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
+            "kernel 'k' has a bad nvvm.maxntid attribute '128,x'");
+}
+
 TEST_F(GPUEmulationTest, OnlyNVPTXAndAMDGCNModules) {
   std::unique_ptr<Module> M = parse("");
   ASSERT_TRUE(M);

@@ -11,13 +11,16 @@
 // for the driver). Each kernel therefore gets an entry point of one fixed
 // signature that loads the arguments and calls the kernel, so the emulator
 // can start any kernel without knowing its parameters, and a table of the
-// parameters' sizes, so that a launch can copy its arguments.
+// parameters' sizes, so that a launch can copy its arguments. A kernel
+// compiled with a bound on its block size also exports that bound, which a
+// cubin records for the driver as well.
 //
 //===----------------------------------------------------------------------===//
 
 #include "offload/GPUEmulation/EmulatorABI.h"
 #include "offload/GPUEmulation/HostRetarget.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -63,6 +66,45 @@ void addEntry(Module &M, Function &Kernel) {
   Params->setVisibility(GlobalValue::DefaultVisibility);
 }
 
+/// The most threads a block of \p Kernel may have, as its "nvvm.maxntid"
+/// attribute ("X" or "X,Y,Z") bounds them; 0 without one. Fails on a value
+/// that is not a list of positive numbers.
+Expected<uint64_t> maxThreadsOf(const Function &Kernel) {
+  Attribute Bound = Kernel.getFnAttribute("nvvm.maxntid");
+  if (!Bound.isValid())
+    return 0;
+  SmallVector<StringRef, 3> Dims;
+  Bound.getValueAsString().split(Dims, ',');
+  uint64_t Threads = 1;
+  for (StringRef Dim : Dims) {
+    uint64_t Value = 0;
+    if (Dim.trim().getAsInteger(10, Value) || Value == 0 ||
+        Value > UINT32_MAX / Threads)
+      return createStringError("kernel '" + Kernel.getName().str() +
+                               "' has a bad nvvm.maxntid attribute '" +
+                               Bound.getValueAsString().str() + "'");
+    Threads *= Value;
+  }
+  return Threads;
+}
+
+/// Exports \p Kernel's block-size bound (EmulatorABI.h, MaxThreadsPrefix),
+/// so that the emulated driver launches no larger blocks than a GPU would.
+Error addMaxThreads(Module &M, Function &Kernel) {
+  Expected<uint64_t> Threads = maxThreadsOf(Kernel);
+  if (!Threads)
+    return Threads.takeError();
+  if (*Threads == 0)
+    return Error::success();
+  auto *Bound = new GlobalVariable(
+      M, Type::getInt32Ty(M.getContext()), /*isConstant=*/true,
+      GlobalValue::ExternalLinkage,
+      ConstantInt::get(Type::getInt32Ty(M.getContext()), *Threads),
+      MaxThreadsPrefix + Kernel.getName().str());
+  Bound->setVisibility(GlobalValue::DefaultVisibility);
+  return Error::success();
+}
+
 } // namespace
 
 Error addKernelEntries(Module &M) {
@@ -74,6 +116,8 @@ Error addKernelEntries(Module &M) {
     if (Kernel->getReturnType() != Type::getVoidTy(M.getContext()))
       return createStringError("kernel '" + Kernel->getName().str() +
                                "' does not return void");
+    if (Error E = addMaxThreads(M, *Kernel))
+      return E;
     Kernel->setCallingConv(CallingConv::C);
     addEntry(M, *Kernel);
   }

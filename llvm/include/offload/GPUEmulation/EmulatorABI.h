@@ -39,6 +39,14 @@ constexpr const char *EntryPrefix = "__gpuemu_entry_";
 /// of each, so that a launch can copy the argument values it is given (a
 /// launch runs later, on the stream's thread).
 constexpr const char *ParamsPrefix = "__gpuemu_params_";
+/// nvptx64 images, kernels compiled with a bound on their block size
+/// (`nvvm.maxntid`, PTX `.maxntid`; clang sets it from thread_limit, 128 by
+/// default): `uint32_t <prefix>K`, the most threads a block of K may have.
+/// The CUDA driver reports it as CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+/// and refuses larger launches; code compiled for K (and link-time
+/// OpenMPOpt, which folds the block size to it) relies on the bound.
+/// Absent: the device's limit applies.
+constexpr const char *MaxThreadsPrefix = "__gpuemu_max_threads_";
 
 /// amdgcn images only. Each kernel K also exports its kernel descriptor
 /// `K.kd` (the name HSA looks kernels up by): 64 bytes whose first three
