@@ -61,6 +61,10 @@ struct GPUThread {
   /// Its last run ended in a yield: it is spinning, not on its way to a
   /// point where its warp converges.
   bool Spinning = false;
+  /// When it last yielded or arrived in activemask (BlockState::Events):
+  /// tells whether a spinning lane has looked again since a lane of its
+  /// warp arrived in activemask.
+  uint64_t LastEvent = 0;
   uint32_t BarrierId = 0;
   WarpOperation Op;
 };
@@ -81,6 +85,8 @@ struct BlockState {
   uint32_t DynamicSharedBytes = 0;
   std::vector<GPUThread> Threads;
   uint32_t Live = 0;
+  /// Counts yields and activemask arrivals, ordering them within the block.
+  uint64_t Events = 0;
   HardwareBarrier Barriers[NumBarriers];
   /// Per warp, the lanes waiting in a warp-synchronous operation and the
   /// lanes that have exited: kept beside each thread's Wait so that an

@@ -110,6 +110,7 @@ __attribute__((visibility("default"))) void *__gpuemu_shared_base() {
 
 __attribute__((visibility("default"))) void __gpuemu_yield() {
   CurrentThread->Spinning = true;
+  CurrentThread->LastEvent = ++CurrentBlock->Events;
   switchToScheduler();
 }
 

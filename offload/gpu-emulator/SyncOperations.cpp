@@ -18,6 +18,9 @@
 
 #include "offload/GPUEmulation/EmulatorABI.h"
 
+#include <algorithm>
+#include <cstdint>
+
 using namespace gpuemu;
 using offload::gpuemu::ShuffleKind;
 using offload::gpuemu::VoteKind;
@@ -186,17 +189,30 @@ bool releaseActiveMaskWaiters(BlockState &Block) {
   for (uint32_t W = 0; W < Warps; ++W) {
     GPUThread *Base = &Block.Threads[uint64_t(W) * Block.WarpSize];
     uint64_t Lanes = Block.warpLanes(W);
-    uint64_t Waiting = 0;
+    uint64_t Waiting = 0, LatestArrival = 0, EarliestSpin = UINT64_MAX;
     bool Settled = true;
     for (uint32_t L = 0; L < Block.WarpSize && (Lanes >> L & 1); ++L) {
-      if (Base[L].Wait == ThreadWait::ActiveMask)
+      const GPUThread &T = Base[L];
+      if (T.Wait == ThreadWait::ActiveMask) {
         Waiting |= uint64_t(1) << L;
+        LatestArrival = std::max(LatestArrival, T.LastEvent);
+      }
       // A lane that is runnable and not spinning (released by a barrier or
       // warp operation after its turn in this round) may be on its way to
       // the same activemask: wait for it.
-      if (Base[L].Wait == ThreadWait::None && !Base[L].Spinning)
+      if (T.Wait == ThreadWait::None && !T.Spinning)
         Settled = false;
+      if (T.Wait == ThreadWait::None && T.Spinning)
+        EarliestSpin = std::min(EarliestSpin, T.LastEvent);
     }
+    // A spinning lane whose last look came before a lane arrived here may
+    // find its wait over at its next look (the arriving lane, or one after
+    // it in the round, ended it: a software barrier's last arrival) and
+    // come here too; on an AMD GPU its wavefront reconverges before going
+    // on. Give it that look: only lanes that still spin after every
+    // arrival are left out, as lanes diverged into a wait.
+    if (EarliestSpin < LatestArrival)
+      Settled = false;
     if (!Waiting || !Settled)
       continue;
     for (uint32_t L = 0; L < Block.WarpSize; ++L)
@@ -234,11 +250,12 @@ __attribute__((visibility("default"))) void __gpuemu_syncwarp(uint32_t Mask) {
 
 // The lanes that reach activemask in the same scheduling round are the ones
 // that run together: a round runs every runnable thread until it waits, so
-// converged lanes arrive together and diverged ones (spinning, in a
-// barrier) do not.
+// converged lanes arrive together and diverged ones (in a barrier, still
+// spinning after a look at memory that the arrivals wrote) do not.
 __attribute__((visibility("default"))) uint64_t __gpuemu_activemask64() {
   GPUThread &Self = *CurrentThread;
   Self.Wait = ThreadWait::ActiveMask;
+  Self.LastEvent = ++CurrentBlock->Events;
   while (Self.Wait != ThreadWait::None)
     switchToScheduler();
   return Self.Op.Result;

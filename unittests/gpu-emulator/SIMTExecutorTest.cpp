@@ -117,6 +117,45 @@ TEST(SIMTExecutor, ActiveMaskFollowsDivergence) {
     EXPECT_EQ(Out[L], L < 8 ? 0xffu : 0xffffff00u) << L;
 }
 
+// Lanes that spin until a later lane of their warp ends the wait (as at a
+// software barrier's last arrival) reach activemask with the lanes that
+// did not spin: a spinning lane gets one more look at memory before the
+// lanes that arrived are taken as the converged ones (an AMD wavefront
+// reconverges after its spin loop). Lane 31 still spins: it waits for a
+// flag that only the lanes leaving activemask set.
+void spinThenActiveMaskKernel(void **Params) {
+  auto *Out = *static_cast<uint32_t **>(Params[0]);
+  auto *Flags = static_cast<volatile uint32_t *>(__gpuemu_shared_base());
+  uint32_t Lane = reg(SReg::LaneId);
+  if (Lane == 0)
+    Flags[0] = Flags[1] = 0;
+  __gpuemu_barrier(0, 0);
+  if (Lane == 31) {
+    while (!Flags[1])
+      __gpuemu_yield();
+    Out[Lane] = __gpuemu_activemask();
+    return;
+  }
+  if (Lane == 20)
+    Flags[0] = 1;
+  while (!Flags[0])
+    __gpuemu_yield();
+  Out[Lane] = __gpuemu_activemask();
+  Flags[1] = 1;
+}
+
+TEST(SIMTExecutor, SpinningLanesReachActiveMaskWithTheirReleaser) {
+  std::vector<uint32_t> Out(32);
+  uint32_t *Ptr = Out.data();
+  void *Params[] = {&Ptr};
+  LaunchResult R =
+      launch(spinThenActiveMaskKernel, Params, {1, 1, 1}, {32, 1, 1}, 8);
+  ASSERT_EQ(R.Code, 0) << R.Message;
+  for (uint32_t L = 0; L < 31; ++L)
+    EXPECT_EQ(Out[L], 0x7fffffffu) << L;
+  EXPECT_EQ(Out[31], 0x80000000u);
+}
+
 // 10000 blocks, on several host threads: each block's shared memory is its
 // own.
 void blocksKernel(void **Params) {

@@ -32,8 +32,9 @@ inline int onGpu() {
 #endif
 }
 
-/// Sums of the lane numbers over a warp of 32 in every shuffle type, and an
-/// odd-lane ballot; 0 when all agree (GPUs only).
+/// Sums of the lane numbers over groups of 32 lanes in every shuffle type,
+/// and an odd-lane ballot over the warp (32 lanes on NVIDIA, 64 on AMD); 0
+/// when all agree (GPUs only).
 inline int warpErrors(int Lane) {
   int Bad = 0;
 #if defined(__NVPTX__) || defined(__AMDGPU__)
@@ -49,7 +50,10 @@ inline int warpErrors(int Lane) {
   }
   if (Lane == 0)
     Bad = (I != 496) + (F != 496.0f) + (L != (496l << 33)) + (D != 512.0);
-  Bad += ompx_ballot_sync(~0ul, Lane & 1) != 0xaaaaaaaaul;
+  // The odd lanes of the whole warp: an AMD wavefront of 64 holds two rows
+  // of 32 threads (lane X of each), a CUDA warp one.
+  uint64_t OddLanes = __warpSize() == 64 ? 0xaaaaaaaaaaaaaaaaul : 0xaaaaaaaaul;
+  Bad += ompx_ballot_sync(~0ul, Lane & 1) != OddLanes;
 #endif
   return Bad;
 }
