@@ -15,7 +15,10 @@
 // the CPU's fine-grained pool, which is also the kernarg pool, is host
 // memory the emulator keeps track of. Copies must name memory of these
 // kinds on both sides, as a host pointer used as a device pointer fails on
-// a GPU; they run in order on a host thread of their own.
+// a GPU. A copy starts once its dependency signals have completed (below 1),
+// and then runs on the copy engine, a host thread of its own, in the order
+// copies became ready: as in ROCr, copies are ordered only by their
+// dependencies, so a copy waiting for a kernel holds up no other copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -75,6 +79,20 @@ Stream &copyEngine() {
 }
 
 bool Initialized = false;
+
+/// Runs \p Start once every signal of \p Waits has completed, one after the
+/// other, in the thread that completes the last of them (or now).
+void startWhenReady(std::vector<hsa_signal_t> Waits,
+                    std::function<void()> Start) {
+  if (Waits.empty())
+    return Start();
+  hsa_signal_t First = Waits.back();
+  Waits.pop_back();
+  Signal::of(First)->whenBelowOne(
+      [Waits = std::move(Waits), Start = std::move(Start)]() mutable {
+        startWhenReady(std::move(Waits), std::move(Start));
+      });
+}
 
 template <typename T> hsa_status_t put(void *Value, T V) {
   std::memcpy(Value, &V, sizeof(V));
@@ -336,17 +354,17 @@ HSA_EXPORT hsa_status_t hsa_amd_memory_async_copy(
   if (!checkCopySide(Dst, Size, "destination") ||
       !checkCopySide(Src, Size, "source"))
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  for (uint32_t I = 0; I < NumDependencies; ++I)
+    if (!Dependencies[I].handle)
+      return HSA_STATUS_ERROR_INVALID_SIGNAL;
   std::vector<hsa_signal_t> Waits(Dependencies, Dependencies + NumDependencies);
-  copyEngine().enqueue([=]() {
-    for (hsa_signal_t W : Waits) {
-      Signal &S = *Signal::of(W);
-      std::unique_lock<std::mutex> Guard(S.Lock);
-      S.Changed.wait(Guard, [&] { return S.Value.load() < 1; });
-    }
-    std::memmove(Dst, Src, Size);
-    if (Completion.handle)
-      Signal::of(Completion)->update(-1, /*Add=*/true);
-    return 0;
+  startWhenReady(std::move(Waits), [=]() {
+    copyEngine().enqueue([=]() {
+      std::memmove(Dst, Src, Size);
+      if (Completion.handle)
+        Signal::of(Completion)->update(-1, /*Add=*/true);
+      return 0;
+    });
   });
   return HSA_STATUS_SUCCESS;
 }

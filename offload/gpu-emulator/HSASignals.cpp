@@ -8,7 +8,9 @@
 //
 // A signal is an atomic value with a condition variable, so that a blocked
 // wait sleeps until a store, a subtraction or its timeout. Writing a
-// queue's doorbell wakes the queue's packet processor (HSAQueues.cpp).
+// queue's doorbell wakes the queue's packet processor (HSAQueues.cpp). The
+// runtime itself can also ask to act when a signal completes (drops below
+// 1): an asynchronous copy starts once its dependencies have completed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,16 +41,32 @@ bool satisfied(hsa_signal_value_t V, int Condition, hsa_signal_value_t With) {
 } // namespace
 
 void Signal::update(hsa_signal_value_t V, bool Add) {
+  std::vector<std::function<void()>> Ready;
   {
     std::lock_guard<std::mutex> Guard(Lock);
     if (Add)
       Value += V;
     else
       Value = V;
+    if (Value.load() < 1)
+      Ready.swap(BelowOne);
   }
   Changed.notify_all();
+  for (auto &Action : Ready)
+    Action();
   if (Doorbell)
     Doorbell->ring();
+}
+
+void Signal::whenBelowOne(std::function<void()> Action) {
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (Value.load() >= 1) {
+      BelowOne.push_back(std::move(Action));
+      return;
+    }
+  }
+  Action();
 }
 
 HSA_EXPORT hsa_status_t hsa_signal_create(hsa_signal_value_t Initial, uint32_t,

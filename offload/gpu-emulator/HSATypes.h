@@ -21,7 +21,9 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
+#include <vector>
 
 namespace gpuemu {
 namespace hsa {
@@ -164,12 +166,18 @@ struct Signal {
   std::mutex Lock;
   std::condition_variable Changed;
   Queue *Doorbell = nullptr;
+  /// What runs once the value drops below 1 (whenBelowOne); guarded by
+  /// Lock.
+  std::vector<std::function<void()>> BelowOne;
 
   static Signal *of(hsa_signal_t S) {
     return reinterpret_cast<Signal *>(S.handle);
   }
   /// Stores \p V (or adds it, \p Add) and wakes the waiters.
   void update(hsa_signal_value_t V, bool Add);
+  /// Runs \p Action once the value is below 1: at once if it is, else in
+  /// the thread of the update that brings it there.
+  void whenBelowOne(std::function<void()> Action);
 };
 
 /// The kernel a dispatch packet names by its descriptor (kernel_object).

@@ -330,6 +330,83 @@ TEST(AMDGPUPluginFaults, LockedMemoryIsCopiedWithoutStaging) {
                                   "hsa_amd_memory_pool_allocate=1\n"));
 }
 
+/// The child's side of the asynchronous cases: a kernel launched on an
+/// async info with FAKE_HSA_FAIL=\p Fail (and the timeout \p TimeoutMs, if
+/// any), a copy queued after it, then synchronize; prints what each step
+/// returned.
+Outcome runAsync(const char *Fail, const char *TimeoutMs) {
+  auto Child = offload::testing::runInChildProcess([&] {
+    setenv("LIBOMPTARGET_HSA_RUNTIME", FAKE_HSA_RUNTIME, 1);
+    setenv("FAKE_HSA_FAIL", Fail, 1);
+    if (TimeoutMs)
+      setenv("LIBOMPTARGET_KERNEL_TIMEOUT_MS", TimeoutMs, 1);
+    else
+      unsetenv("LIBOMPTARGET_KERNEL_TIMEOUT_MS");
+    void *Library = dlopen(AMDGPU_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+    auto Create = Library ? reinterpret_cast<offload_plugin_create_fn>(
+                                dlsym(Library, OFFLOAD_PLUGIN_ENTRY_SYMBOL))
+                          : nullptr;
+    Status Error;
+    GenericPlugin *Plugin = Create ? Create(InterfaceVersion) : nullptr;
+    GenericDevice *Device = Plugin && Plugin->initialize() > 0
+                                ? Plugin->getDevice(0, Error)
+                                : nullptr;
+    static const char Bytes[] = "not a code object: the fake loads anything";
+    DeviceImageRef Ref;
+    Ref.Start = Bytes;
+    Ref.Size = sizeof(Bytes);
+    Ref.Triple = "amdgcn-amd-amdhsa";
+    LoadedImage *Image = nullptr;
+    KernelHandle Kernel = nullptr;
+    if (!Device || Device->loadImage(Ref, Image) ||
+        Device->getKernel(Image, KernelName, Kernel)) {
+      std::fprintf(stderr, "no device or kernel: %s\n",
+                   Error.message().c_str());
+      _exit(2);
+    }
+    void *Memory = Device->allocate(4096, AllocKind::Device);
+    std::vector<char> Buffer(4096, 1);
+    __tgt_async_info Async{nullptr};
+    void *Args[1] = {Memory};
+    KernelLaunchParams Params;
+    auto Say = [](const char *Step, const Status &S) {
+      std::fprintf(stderr, "%s: %s\n", Step, S ? S.message().c_str() : "ok");
+    };
+    Say("launch", Device->launchKernel(Kernel, Args, 1, Params, &Async));
+    Say("retrieve", Device->dataRetrieve(Buffer.data(), Memory, 4096, &Async));
+    Say("synchronize", Device->synchronize(&Async));
+    std::fprintf(stderr, "queue after synchronize: %s\n",
+                 Async.Queue ? "set" : "null");
+    std::fflush(stderr);
+    _exit(0);
+  });
+  return {Child.Output, Child.ExitedZero, Child.Seconds};
+}
+
+TEST(AMDGPUPluginFaults, AsyncFaultIsReportedAtSynchronize) {
+  Outcome O = runAsync("queue-error", nullptr);
+  EXPECT_TRUE(O.Completed) << O.Output;
+  // Queued, not waited for: the launch and the copy after it succeed.
+  EXPECT_THAT(O.Output, HasSubstr("launch: ok\nretrieve: ok\n"));
+  EXPECT_THAT(O.Output,
+              HasSubstr(std::string("synchronize: ") + Device0 + ": kernel '" +
+                        KernelName +
+                        "' failed: the HSA queue reported "
+                        "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: "));
+  EXPECT_THAT(O.Output, HasSubstr("queue after synchronize: null"));
+}
+
+TEST(AMDGPUPluginFaults, AsyncHangEndsAtTheTimeout) {
+  Outcome O = runAsync("hang", "300");
+  EXPECT_TRUE(O.Completed) << O.Output;
+  EXPECT_THAT(O.Output, HasSubstr("launch: ok\nretrieve: ok\n"));
+  // The wait is for the copy queued after the kernel; the error names the
+  // kernel it waits behind.
+  EXPECT_THAT(O.Output,
+              HasSubstr(std::string("synchronize: ") + Device0 + ": kernel '" +
+                        KernelName + "' did not complete within 300 ms"));
+}
+
 /// The entry points of the plugin's HSA table that return a status, by
 /// name.
 std::vector<std::string> statusEntryPoints() {
@@ -351,6 +428,9 @@ TEST(AMDGPUPluginFaults, EveryRuntimeCallIsChecked) {
       // is destroyed; neither happens in a scenario that succeeds.
       "hsa_shut_down",
       "hsa_queue_destroy",
+      // Completion signals are pooled and reused: the plugin destroys none
+      // while it runs.
+      "hsa_signal_destroy",
   };
   // Failing before there is a device: the reason the plugin has none.
   const std::set<std::string> RuntimeLevel = {

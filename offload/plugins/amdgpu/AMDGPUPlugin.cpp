@@ -9,31 +9,55 @@
 // libomptarget.rtl.amdgpu: one device per HSA GPU agent. Images are code
 // objects (our wrapper's AMDGPU link), loaded into an HSA executable per
 // device. Memory comes from the agent's coarse-grained global pool (device)
-// and the host's fine-grained pool (pinned host memory, kernel arguments
-// from its kernarg pool). A kernel is launched by writing an AQL dispatch
-// packet to the device's queue with a completion signal.
+// and the host's fine-grained pool (pinned host memory, staging buffers,
+// kernel arguments from its kernarg pool).
 //
-// All operations complete before they return, `nowait` ones included: that
-// keeps OpenMP's semantics (work is done when the task completes) without
-// overlapping transfers and kernels. Making them asynchronous (signal chains
-// per __tgt_async_info) is future work.
+// Work is asynchronous, as upstream's plugin makes it: the operations of one
+// __tgt_async_info form an in-order chain (AMDGPUWorkChain.h) whose kernels
+// are AQL dispatch packets on one of the device's HSA queues
+// (AMDGPUQueues.h) and whose copies are hsa_amd_memory_async_copy calls on
+// the agents' copy engines, each operation waiting for the completion
+// signal of the one before. synchronize() waits for the chain's last
+// signal; queryAsync() looks at it without blocking. Without an async info
+// an operation gets a chain of its own that is waited for before it
+// returns.
+//
+// Copies between the device and host memory:
+// - memory the program locked (llvm_omp_target_lock_mem) is copied by the
+//   copy engines directly: the call returns at once, and the memory must
+//   stay alive (and locked) until the work is complete;
+// - pageable memory of at most LIBOMPTARGET_AMDGPU_MAX_ASYNC_COPY_BYTES
+//   goes through a pinned staging buffer: to the device, the bytes are
+//   copied into it before the call returns (the caller may reuse its
+//   buffer at once); from the device, the host copies them out of it when
+//   the chain is waited for (synchronize, or queryAsync reporting it done),
+//   which is when the data is the caller's to read;
+// - larger pageable ranges are locked (hsa_amd_memory_lock) for the copy's
+//   duration and copied directly, so they too must stay alive until the
+//   work is complete; if the runtime cannot lock them they are staged.
+// An operation that reads or writes host memory now (a copy to the device,
+// a direct copy from it) first completes the chain when an earlier staged
+// copy from the device writes that memory later, so the chain's order holds
+// for host memory too.
 //
 // The runtime is loaded with dlopen (HSARuntime.h): without it, or without
 // a GPU agent, the plugin has zero devices and says why when that matters.
 //
 // Every HSA call is checked; a failure becomes a Status naming the device,
 // the call and hsa_status_string's text. A kernel that faults (a memory
-// violation, a trap) stops the queue: HSA then never signals the dispatch's
-// completion and reports the error only to the queue's error callback. So
-// the device keeps what the callback reported, and every wait (kernels and
-// copies) wakes up regularly to look at it, and at the deadline set by
-// LIBOMPTARGET_KERNEL_TIMEOUT_MS (gpu/KernelTimeout.h), instead of waiting
-// forever.
+// violation, a trap) stops its queue and is reported only to the queue's
+// error callback (AMDGPUQueues.h); every wait wakes up regularly to look at
+// it, and at the deadline set by LIBOMPTARGET_KERNEL_TIMEOUT_MS
+// (gpu/KernelTimeout.h), instead of waiting forever. A failed chain's
+// buffers and signals are left allocated: the device may still use them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMDGPUDeviceHeap.h"
 #include "AMDGPUDeviceQueries.h"
+#include "AMDGPUKnobs.h"
+#include "AMDGPUQueues.h"
+#include "AMDGPUWorkChain.h"
 #include "Guarded.h"
 #include "HSARuntime.h"
 #include "IndirectCallInstall.h"
@@ -57,6 +81,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace offload::plugin;
@@ -132,7 +157,7 @@ hsa_status_t findPool(hsa_amd_memory_pool_t Pool, void *Data) {
   return HSA_STATUS_INFO_BREAK;
 }
 
-class AMDGPUDevice final : public SynchronousPluginDevice {
+class AMDGPUDevice final : public PluginDevice {
 public:
   AMDGPUDevice(const HSARuntime &Runtime, int32_t Id, int32_t NumDevices)
       : Runtime(Runtime), API(Runtime.api()), Id(Id), NumDevices(NumDevices),
@@ -140,14 +165,15 @@ public:
 
   ~AMDGPUDevice() override {
     // A device is destroyed only when its initialize() failed (the plugin
-    // object lives until the process ends), and that failure is what the
-    // user hears about: an error of this cleanup has nowhere to go.
-    if (hsa_queue_t *Q = *Queue.lock())
-      (void)API.hsa_queue_destroy(Q);
+    // object lives until the process ends), before any work: its queues
+    // go with Queues, and no chain holds anything.
+    for (AMDGPUWorkChain *Chain : *FreeChains.lock())
+      delete Chain;
   }
 
   Status initialize() {
-    for (const std::string *Error : {&Timeout.Error, &Knobs.Error})
+    for (const std::string *Error :
+         {&Timeout.Error, &Knobs.Error, &AMDKnobs.Error})
       if (!Error->empty())
         return Status::error("%s: %s", deviceText().c_str(), Error->c_str());
     if (Status S = readStackSize())
@@ -195,17 +221,9 @@ public:
     if (Status S = pool(HostAgent, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT,
                         KernargPool, "kernel arguments"))
       return S;
-    uint32_t QueueSize = 0;
-    if (hsa_status_t S = API.hsa_agent_get_info(
-            Agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &QueueSize))
-      return failure("hsa_agent_get_info(QUEUE_MAX_SIZE)", S);
-    if (QueueSize == 0 || QueueSize > 4096)
-      QueueSize = 4096;
-    if (hsa_status_t S = API.hsa_queue_create(
-            Agent, QueueSize, HSA_QUEUE_TYPE_MULTIPLE, queueErrorCallback, this,
-            UINT32_MAX, UINT32_MAX, &*Queue.lock()))
-      return failure("hsa_queue_create", S);
-    return createMemoryPool();
+    if (Status S = createQueues())
+      return S;
+    return createMemoryPools();
   }
 
   Status loadDeviceImage(const DeviceImageRef &Image,
@@ -394,116 +412,148 @@ public:
   }
 
   Status dataSubmit(void *DevicePtr, const void *HostPtr, int64_t Size,
-                    __tgt_async_info *) override {
+                    __tgt_async_info *Async) override {
+    if (Size <= 0)
+      return Status::ok();
     std::string What =
         "copying " + std::to_string(Size) + " bytes to the device";
-    // Locked memory is the copy engine's to read: no staging buffer.
-    void *Locked = nullptr;
-    if (Size > 0 && Pinned.isLocked(HostPtr, uint64_t(Size), Locked)) {
-      bool Abandoned = false;
-      return copy(DevicePtr, Agent, Locked, HostAgent, size_t(Size), What,
-                  Abandoned);
-    }
-    return throughStaging(Size, What, [&](void *Staging, bool &Abandoned) {
+    return onChain(Async, [&](AMDGPUWorkChain &Chain) -> Status {
+      // The host range is read now: an earlier copy into it comes first.
+      if (Chain.pendingHostWrite(HostPtr, size_t(Size)))
+        if (Status S = drain(Chain))
+          return S;
+      void *Source = nullptr;
+      if (lockForTransfer(Chain, HostPtr, uint64_t(Size), Source))
+        return queueCopy(Chain, DevicePtr, Agent, Source, HostAgent,
+                         size_t(Size), What);
+      void *Staging = nullptr;
+      if (Status S = stage(Chain, uint64_t(Size), What, Staging))
+        return S;
       std::memcpy(Staging, HostPtr, size_t(Size));
-      return copy(DevicePtr, Agent, Staging, HostAgent, size_t(Size), What,
-                  Abandoned);
+      return queueCopy(Chain, DevicePtr, Agent, Staging, HostAgent,
+                       size_t(Size), What);
     });
   }
 
   Status dataRetrieve(void *HostPtr, const void *DevicePtr, int64_t Size,
-                      __tgt_async_info *) override {
+                      __tgt_async_info *Async) override {
+    if (Size <= 0)
+      return Status::ok();
     std::string What =
         "copying " + std::to_string(Size) + " bytes from the device";
-    void *Locked = nullptr;
-    if (Size > 0 && Pinned.isLocked(HostPtr, uint64_t(Size), Locked)) {
-      bool Abandoned = false;
-      return copy(Locked, HostAgent, DevicePtr, Agent, size_t(Size), What,
-                  Abandoned);
-    }
-    return throughStaging(Size, What, [&](void *Staging, bool &Abandoned) {
-      if (Status S = copy(Staging, HostAgent, DevicePtr, Agent, size_t(Size),
-                          What, Abandoned))
+    return onChain(Async, [&](AMDGPUWorkChain &Chain) -> Status {
+      // A direct copy lands before the chain's staged copies are copied
+      // out: those into the same range go first.
+      if (copiesDirectly(HostPtr, uint64_t(Size)) &&
+          Chain.pendingHostWrite(HostPtr, size_t(Size)))
+        if (Status S = drain(Chain))
+          return S;
+      void *Target = nullptr;
+      if (lockForTransfer(Chain, HostPtr, uint64_t(Size), Target))
+        return queueCopy(Chain, Target, HostAgent, DevicePtr, Agent,
+                         size_t(Size), What);
+      void *Staging = nullptr;
+      if (Status S = stage(Chain, uint64_t(Size), What, Staging))
         return S;
-      std::memcpy(HostPtr, Staging, size_t(Size));
+      if (Status S = queueCopy(Chain, Staging, HostAgent, DevicePtr, Agent,
+                               size_t(Size), What))
+        return S;
+      Chain.HostCopies.push_back({HostPtr, Staging, size_t(Size)});
       return Status::ok();
     });
   }
 
   Status dataExchange(const void *SrcDevicePtr, GenericDevice &Dst,
                       void *DstDevicePtr, int64_t Size,
-                      __tgt_async_info *) override {
+                      __tgt_async_info *Async) override {
+    if (Size <= 0)
+      return Status::ok();
     auto &Other = static_cast<AMDGPUDevice &>(Dst);
-    bool Abandoned = false;
-    return copy(DstDevicePtr, Other.Agent, SrcDevicePtr, Agent, size_t(Size),
-                "copying " + std::to_string(Size) + " bytes to " +
-                    Other.deviceText(),
-                Abandoned);
+    std::string What =
+        "copying " + std::to_string(Size) + " bytes to " + Other.deviceText();
+    return onChain(Async, [&](AMDGPUWorkChain &Chain) {
+      return queueCopy(Chain, DstDevicePtr, Other.Agent, SrcDevicePtr, Agent,
+                       size_t(Size), What);
+    });
   }
 
   Status dataFill(void *DevicePtr, int Value, int64_t Size,
-                  __tgt_async_info *) override {
+                  __tgt_async_info *Async) override {
+    if (Size <= 0)
+      return Status::ok();
     uint8_t Byte = uint8_t(Value);
     std::string What = "filling " + std::to_string(Size) + " bytes";
-    if (reinterpret_cast<uintptr_t>(DevicePtr) % 4 == 0 && Size % 4 == 0) {
-      uint32_t Word = 0x01010101u * Byte;
-      if (hsa_status_t S =
-              API.hsa_amd_memory_fill(DevicePtr, Word, size_t(Size) / 4))
-        return failure("hsa_amd_memory_fill", S, What);
-      return Status::ok();
-    }
-    return throughStaging(Size, What, [&](void *Staging, bool &Abandoned) {
+    bool Aligned =
+        reinterpret_cast<uintptr_t>(DevicePtr) % 4 == 0 && Size % 4 == 0;
+    return onChain(Async, [&](AMDGPUWorkChain &Chain) -> Status {
+      // hsa_amd_memory_fill returns when the memory is filled: it runs
+      // when nothing is queued before it, or (large fills, which would
+      // need a large staging buffer) once the chain is complete.
+      bool Large = uint64_t(Size) > AMDKnobs.MaxAsyncCopyBytes;
+      if (Aligned && (Chain.empty() || Large)) {
+        if (Status S = drain(Chain))
+          return S;
+        uint32_t Word = 0x01010101u * Byte;
+        if (hsa_status_t S =
+                API.hsa_amd_memory_fill(DevicePtr, Word, size_t(Size) / 4))
+          return failure("hsa_amd_memory_fill", S, What);
+        return Status::ok();
+      }
+      void *Staging = nullptr;
+      if (Status S = stage(Chain, uint64_t(Size), What, Staging))
+        return S;
       std::memset(Staging, Byte, size_t(Size));
-      return copy(DevicePtr, Agent, Staging, HostAgent, size_t(Size), What,
-                  Abandoned);
+      return queueCopy(Chain, DevicePtr, Agent, Staging, HostAgent,
+                       size_t(Size), What);
     });
   }
 
   Status launchKernel(KernelHandle Handle, void **Args, uint32_t NumArgs,
                       const KernelLaunchParams &Params,
-                      __tgt_async_info *) override {
+                      __tgt_async_info *Async) override {
     auto *Kernel = static_cast<AMDGPUKernel *>(Handle);
     Grid TheGrid{0, 0};
     if (Status S = gridFor(*Kernel, Params, TheGrid))
       return S;
-    // The queue stops for good at a kernel's fault: say so rather than
-    // queue work that will never run.
-    if (hsa_status_t Failed = QueueError.load())
+    // A queue stops for good at a kernel's fault: say so rather than queue
+    // work that will never run.
+    QueueFault Fault;
+    if (Queues.fault(Fault))
       return Status::error("%s: cannot launch kernel '%s': the HSA queue "
                            "stopped earlier, after kernel '%s': %s",
                            deviceText().c_str(), Kernel->Name.c_str(),
-                           lastKernel().c_str(),
-                           Runtime.statusString(Failed).c_str());
-    LaunchResources Resources{*this, {}, {}};
-    void *Kernargs = nullptr;
-    if (Status S =
-            writeKernargs(*Kernel, Args, NumArgs, TheGrid, Resources, Kernargs))
-      return S;
-    if (hsa_status_t S =
-            API.hsa_signal_create(1, 0, nullptr, &Resources.Signal))
-      return failure("hsa_signal_create", S,
-                     "for the completion of kernel '" + Kernel->Name + "'");
-    std::string What = "kernel '" + Kernel->Name + "'";
-    WaitDeadline Deadline(Timeout);
+                           Fault.Kernel.c_str(),
+                           Runtime.statusString(Fault.Status).c_str());
     // LIBOMPTARGET_SHARED_MEMORY_SIZE adds to every launch's dynamic
     // shared memory, as upstream's plugins add it.
     uint32_t Shared = Params.DynCGroupMem + Knobs.SharedMemoryBytes;
-    if (Status S = dispatch(*Kernel, TheGrid, Shared, Kernargs,
-                            Resources.Signal, Deadline)) {
-      Resources.abandon();
-      return S;
+    return onChain(Async, [&](AMDGPUWorkChain &Chain) {
+      return queueLaunch(*Kernel, Args, NumArgs, TheGrid, Shared, Chain);
+    });
+  }
+
+  Status synchronize(__tgt_async_info *Async) override {
+    if (!Async || !Async->Queue)
+      return Status::ok();
+    auto *Chain = static_cast<AMDGPUWorkChain *>(Async->Queue);
+    Async->Queue = nullptr;
+    return finish(Chain);
+  }
+
+  Status queryAsync(__tgt_async_info *Async, bool &Done) override {
+    Done = true;
+    if (!Async || !Async->Queue)
+      return Status::ok();
+    auto *Chain = static_cast<AMDGPUWorkChain *>(Async->Queue);
+    // Not complete and no queue stopped: still running. Otherwise
+    // synchronize() finishes the chain (its wait sees the stopped queue at
+    // once) and reports how it ended.
+    if (!Chain->empty() && !Chain->Failure &&
+        API.hsa_signal_load_scacquire(Chain->Tail) >= 1 && !Queues.stopped()) {
+      Done = false;
+      return Status::ok();
     }
-    HostService.kernelQueued();
-    Status Waited = waitForCompletion(Resources.Signal, What,
-                                      /*AboutKernel=*/true, Deadline);
-    // The kernel's output is out, and a STOP or exit ends the program,
-    // before its completion or failure is reported.
-    HostService.kernelsCompleted(1, bool(Waited));
-    if (Status S = std::move(Waited)) {
-      Resources.abandon();
-      return Heap.explain(S);
-    }
-    return Resources.release();
+    return synchronize(Async);
   }
 
   /// Whether kernels can read pageable host memory (HMM and XNACK).
@@ -532,48 +582,32 @@ public:
                          deviceText().c_str(), Missing.c_str());
   }
 
+  /// HSA's answers, and how the LIBOMPTARGET_AMDGPU_* variables set up
+  /// this device.
   DeviceProperties getProperties() override {
-    return queryDeviceProperties(Runtime, Agent, DevicePool);
+    DeviceProperties P = queryDeviceProperties(Runtime, Agent, DevicePool);
+    P.Extra.push_back({"HSA queues", std::to_string(Queues.count()) + " of " +
+                                         std::to_string(Queues.size()) +
+                                         " packets"});
+    P.Extra.push_back(
+        {"Default teams", std::to_string(ComputeUnits * AMDKnobs.TeamsPerCU) +
+                              " (" + std::to_string(AMDKnobs.TeamsPerCU) +
+                              " per compute unit)"});
+    P.Extra.push_back(
+        {"Staged async copies",
+         "up to " + std::to_string(AMDKnobs.MaxAsyncCopyBytes) + " bytes"});
+    return P;
   }
 
   void printInfo(FILE *Out) override {
-    fprintf(Out, "    Device %d of %d: %s (HSA, %u compute units)\n", Id,
-            NumDevices, Name.c_str(), ComputeUnits);
+    fprintf(Out,
+            "    Device %d of %d: %s (HSA, %u compute units, %zu HSA queues "
+            "of %u packets)\n",
+            Id, NumDevices, Name.c_str(), ComputeUnits, Queues.count(),
+            Queues.size());
   }
 
 private:
-  /// Memory and the completion signal a launch needs until it completes.
-  /// When the launch is given up (a queue error, the timeout) the kernel
-  /// may still be using them, so they are then left allocated.
-  struct LaunchResources {
-    AMDGPUDevice &Self;
-    std::vector<void *> Allocations;
-    hsa_signal_t Signal{};
-    /// Frees everything; the first failure is returned.
-    Status release() {
-      Status First;
-      for (void *Ptr : Allocations)
-        if (hsa_status_t S = Self.API.hsa_amd_memory_pool_free(Ptr))
-          if (!First)
-            First = Self.failure("hsa_amd_memory_pool_free", S,
-                                 "releasing a kernel's arguments");
-      Allocations.clear();
-      if (Signal.handle)
-        if (hsa_status_t S = Self.API.hsa_signal_destroy(Signal))
-          if (!First)
-            First = Self.failure("hsa_signal_destroy", S);
-      Signal.handle = 0;
-      return First;
-    }
-    void abandon() {
-      Allocations.clear();
-      Signal.handle = 0;
-    }
-    // On an early return the launch never started; its own error is the
-    // one to report.
-    ~LaunchResources() { (void)release(); }
-  };
-
   /// LIBOMPTARGET_STACK_SIZE, as upstream's AMDGPU plugin reads it: the
   /// private segment each work-item gets at least. A kernel's code object
   /// states its own (fixed) size; this only matters for kernels whose stack
@@ -601,7 +635,9 @@ private:
       Limits.MaxThreadsPerBlock = MaxWorkgroupSize;
     Limits.DefaultThreadsPerBlock = 256;
     Limits.MaxBlocks = UINT32_MAX / Limits.MaxThreadsPerBlock;
-    Limits.DefaultBlocks = (ComputeUnits ? ComputeUnits : 1) * 4;
+    // LIBOMPTARGET_AMDGPU_TEAMS_PER_CU teams per compute unit by default.
+    Limits.DefaultBlocks =
+        (ComputeUnits ? ComputeUnits : 1) * AMDKnobs.TeamsPerCU;
     Limits.WarpSize = WavefrontSize ? WavefrontSize : 64;
     Limits.MaxBareThreadsPerBlock = MaxWorkgroupSize ? MaxWorkgroupSize : 1024;
     applyLaunchKnobs(Knobs, Limits);
@@ -614,13 +650,73 @@ private:
     return Status::ok();
   }
 
-  /// Allocates and fills the kernel arguments: the launch environment (and
-  /// its teams-reduction buffer), the region's arguments, then the implicit
-  /// arguments of code object v5 (grid shape). What it allocates goes to
-  /// \p Resources.
-  Status writeKernargs(const AMDGPUKernel &Kernel, void **Args,
-                       uint32_t NumArgs, const Grid &TheGrid,
-                       LaunchResources &Resources, void *&Kernargs) {
+  /// Queues \p Kernel on \p Chain: the copy of its launch environment to
+  /// the device, then the dispatch, which waits for that copy (a
+  /// barrier-AND packet) and, through it, for the chain's earlier work.
+  Status queueLaunch(const AMDGPUKernel &Kernel, void **Args, uint32_t NumArgs,
+                     const Grid &TheGrid, uint32_t DynCGroupMem,
+                     AMDGPUWorkChain &Chain) {
+    std::string What = "kernel '" + Kernel.Name + "'";
+    DispatchRequest Request;
+    void *LaunchEnv = nullptr;
+    if (Status S = writeLaunchEnvironment(Kernel, Chain, LaunchEnv))
+      return S;
+    if (Status S = writeKernargs(Kernel, Args, NumArgs, TheGrid, LaunchEnv,
+                                 Chain, Request.Kernargs))
+      return S;
+    if (!Chain.empty() && !Chain.TailIsKernel)
+      Request.Dependencies.push_back(Chain.Tail);
+    if (hsa_status_t S = SignalPool.acquire(Request.Completion))
+      return failure("hsa_signal_create", S,
+                     "for the completion of kernel '" + Kernel.Name + "'");
+    Request.KernelName = &Kernel.Name;
+    Request.KernelObject = Kernel.KernelObject;
+    // HSA counts the grid in work-items, not work-groups.
+    for (int D = 0; D < 3; ++D) {
+      Request.WorkgroupSize[D] = uint16_t(TheGrid.threads(D));
+      Request.GridSize[D] = TheGrid.blocks(D) * TheGrid.threads(D);
+    }
+    Request.Dimensions = TheGrid.dimensions();
+    Request.PrivateSegmentBytes = std::max(Kernel.PrivateSize, StackBytes);
+    Request.GroupSegmentBytes = Kernel.GroupSize + DynCGroupMem;
+    RoomWait Wait{this, WaitDeadline(Timeout)};
+    if (Status S =
+            Queues.dispatch(Chain.Queue, Request, keepWaitingForRoom, &Wait)) {
+      // Nothing will signal it: back to the pool.
+      SignalPool.release(Request.Completion);
+      return S;
+    }
+    Chain.append(Request.Completion, /*IsKernel=*/true, What);
+    Chain.LastKernel = Kernel.Name;
+    ++Chain.KernelsSinceWait;
+    HostService.kernelQueued();
+    return Status::ok();
+  }
+
+  /// What a dispatch waiting for room in a full queue gives up at.
+  struct RoomWait {
+    AMDGPUDevice *Self;
+    WaitDeadline Deadline;
+  };
+  static Status keepWaitingForRoom(void *Context, const std::string &What) {
+    auto *Wait = static_cast<RoomWait *>(Context);
+    QueueFault Fault;
+    if (Wait->Self->Queues.fault(Fault))
+      return Status::error(
+          "%s: queueing %s failed: the HSA queue stopped "
+          "after kernel '%s': %s",
+          Wait->Self->deviceText().c_str(), What.c_str(), Fault.Kernel.c_str(),
+          Wait->Self->Runtime.statusString(Fault.Status).c_str());
+    if (Wait->Deadline.passed())
+      return Wait->Self->timeoutError("queueing " + What);
+    std::this_thread::yield();
+    return Status::ok();
+  }
+
+  /// Allocates the launch environment (and its teams-reduction buffer) and
+  /// queues the copy of its content on \p Chain.
+  Status writeLaunchEnvironment(const AMDGPUKernel &Kernel,
+                                AMDGPUWorkChain &Chain, void *&LaunchEnv) {
     std::string ForKernel = "for kernel '" + Kernel.Name + "'";
     LaunchEnvironmentLayout Env{};
     if (uint64_t Bytes = reductionBufferBytes(Kernel.Config)) {
@@ -629,17 +725,31 @@ private:
       if (!Buffer)
         return Status::error("%s (the teams-reduction buffer %s)",
                              Error.message().c_str(), ForKernel.c_str());
-      Resources.Allocations.push_back(Buffer);
+      Chain.RuntimeAllocations.push_back(Buffer);
       Env.ReductionBuffer = reinterpret_cast<uint64_t>(Buffer);
     }
     Status Error;
-    void *LaunchEnv = allocateOrExplain(sizeof(Env), AllocKind::Device, Error);
+    LaunchEnv = allocateOrExplain(sizeof(Env), AllocKind::Device, Error);
     if (!LaunchEnv)
       return Status::error("%s (the launch environment %s)",
                            Error.message().c_str(), ForKernel.c_str());
-    Resources.Allocations.push_back(LaunchEnv);
-    if (Status S = dataSubmit(LaunchEnv, &Env, sizeof(Env), nullptr))
+    Chain.RuntimeAllocations.push_back(LaunchEnv);
+    std::string What = "writing the launch environment " + ForKernel;
+    void *Staging = nullptr;
+    if (Status S = stage(Chain, sizeof(Env), What, Staging))
       return S;
+    std::memcpy(Staging, &Env, sizeof(Env));
+    return queueCopy(Chain, LaunchEnv, Agent, Staging, HostAgent, sizeof(Env),
+                     What);
+  }
+
+  /// Allocates and fills the kernel arguments: the launch environment, the
+  /// region's arguments, then the implicit arguments of code object v5
+  /// (grid shape). They are \p Chain's until it completes.
+  Status writeKernargs(const AMDGPUKernel &Kernel, void **Args,
+                       uint32_t NumArgs, const Grid &TheGrid, void *LaunchEnv,
+                       AMDGPUWorkChain &Chain, void *&Kernargs) {
+    std::string ForKernel = "for kernel '" + Kernel.Name + "'";
     uint32_t Explicit = (NumArgs + 1) * 8;
     uint32_t KernargBytes = Kernel.KernargSize;
     if (KernargBytes < Explicit + ImplicitArgBytes)
@@ -648,7 +758,7 @@ private:
             KernargPool, KernargBytes, 0, &Kernargs))
       return failure("hsa_amd_memory_pool_allocate", S,
                      "allocating the arguments " + ForKernel);
-    Resources.Allocations.push_back(Kernargs);
+    Chain.RuntimeAllocations.push_back(Kernargs);
     if (hsa_status_t S =
             API.hsa_amd_agents_allow_access(1, &Agent, nullptr, Kernargs))
       return failure("hsa_amd_agents_allow_access", S,
@@ -672,60 +782,6 @@ private:
     return Status::ok();
   }
 
-  /// Writes the dispatch packet of \p Kernel to the queue and rings its
-  /// doorbell; waits (until \p Deadline) while the queue is full.
-  Status dispatch(const AMDGPUKernel &Kernel, const Grid &TheGrid,
-                  uint32_t DynCGroupMem, void *Kernargs, hsa_signal_t Signal,
-                  const WaitDeadline &Deadline) {
-    std::string What = "kernel '" + Kernel.Name + "'";
-    LockedQueue Locked = Queue.lock();
-    hsa_queue_t *Q = *Locked;
-    setLastKernel(Kernel.Name);
-    uint64_t Index = API.hsa_queue_add_write_index_relaxed(Q, 1);
-    // The queue is full: wait for the GPU to consume a packet, unless it
-    // has stopped.
-    while (Index - API.hsa_queue_load_read_index_scacquire(Q) >= Q->size) {
-      if (Status S = queueStopped(What, /*AboutKernel=*/true))
-        return S;
-      if (Deadline.passed())
-        return timeoutError("queueing " + What);
-    }
-    auto *Packet =
-        static_cast<hsa_kernel_dispatch_packet_t *>(Q->base_address) +
-        (Index % Q->size);
-    // HSA counts the grid in work-items, not work-groups.
-    Packet->workgroup_size_x = uint16_t(TheGrid.threads(0));
-    Packet->workgroup_size_y = uint16_t(TheGrid.threads(1));
-    Packet->workgroup_size_z = uint16_t(TheGrid.threads(2));
-    Packet->reserved0 = 0;
-    Packet->grid_size_x = TheGrid.blocks(0) * TheGrid.threads(0);
-    Packet->grid_size_y = TheGrid.blocks(1) * TheGrid.threads(1);
-    Packet->grid_size_z = TheGrid.blocks(2) * TheGrid.threads(2);
-    Packet->private_segment_size = std::max(Kernel.PrivateSize, StackBytes);
-    Packet->group_segment_size = Kernel.GroupSize + DynCGroupMem;
-    Packet->kernel_object = Kernel.KernelObject;
-    Packet->kernarg_address = Kernargs;
-    Packet->reserved2 = 0;
-    Packet->completion_signal = Signal;
-    uint16_t Header =
-        uint16_t(HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
-        uint16_t(1 << HSA_PACKET_HEADER_BARRIER) |
-        uint16_t(HSA_FENCE_SCOPE_SYSTEM
-                 << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-        uint16_t(HSA_FENCE_SCOPE_SYSTEM
-                 << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
-    uint16_t Setup = TheGrid.dimensions()
-                     << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-    // The packet becomes valid when its header is written, last and
-    // atomically with the setup field.
-    __atomic_store_n(reinterpret_cast<uint32_t *>(Packet),
-                     uint32_t(Header) | (uint32_t(Setup) << 16),
-                     __ATOMIC_RELEASE);
-    API.hsa_signal_store_screlease(Q->doorbell_signal,
-                                   hsa_signal_value_t(Index));
-    return Status::ok();
-  }
-
   /// "AMDGPU device 0 (gfx90a)"; only the number until initialize() has
   /// the agent's name.
   std::string deviceText() const {
@@ -743,37 +799,6 @@ private:
                          Runtime.statusString(S).c_str());
   }
 
-  /// Called by HSA, on a thread of its own, when the queue stops on an
-  /// error: a kernel's memory fault, trap or illegal instruction, or a bad
-  /// packet. The first error is kept for the waits to report.
-  static void queueErrorCallback(hsa_status_t Status, hsa_queue_t *,
-                                 void *Data) {
-    auto *Self = static_cast<AMDGPUDevice *>(Data);
-    hsa_status_t Expected = HSA_STATUS_SUCCESS;
-    Self->QueueError.compare_exchange_strong(Expected, Status);
-  }
-
-  void setLastKernel(const std::string &Kernel) { *LastKernel.lock() = Kernel; }
-  std::string lastKernel() const { return *LastKernel.lock(); }
-
-  /// The error of a wait for \p What when the queue has stopped: about the
-  /// kernel being waited for (\p AboutKernel), or about other work (a
-  /// copy) that the stopped device will not finish either.
-  Status queueStopped(const std::string &What, bool AboutKernel) const {
-    hsa_status_t Failed = QueueError.load();
-    if (!Failed)
-      return Status::ok();
-    if (AboutKernel)
-      return Status::error("%s: %s failed: the HSA queue reported %s",
-                           deviceText().c_str(), What.c_str(),
-                           Runtime.statusString(Failed).c_str());
-    return Status::error("%s: %s failed: the HSA queue stopped after kernel "
-                         "'%s': %s",
-                         deviceText().c_str(), What.c_str(),
-                         lastKernel().c_str(),
-                         Runtime.statusString(Failed).c_str());
-  }
-
   Status timeoutError(const std::string &What) const {
     return Status::error(
         "%s: %s did not complete within %llu ms (%s): it is still running "
@@ -783,28 +808,226 @@ private:
         KernelTimeoutVariable);
   }
 
-  /// Waits until \p Signal drops below 1 (the completion of \p What), the
-  /// queue stops, or \p Deadline passes.
-  Status waitForCompletion(hsa_signal_t Signal, const std::string &What,
-                           bool AboutKernel, const WaitDeadline &Deadline) {
+  /// What \p Chain is waiting for, for messages: its last kernel, or its
+  /// last operation when it queued no kernel.
+  static std::string pendingWork(const AMDGPUWorkChain &Chain) {
+    if (!Chain.KernelsSinceWait)
+      return Chain.LastWork;
+    std::string Which = "kernel '" + Chain.LastKernel + "'";
+    if (Chain.KernelsSinceWait > 1)
+      Which += " (the last of " + std::to_string(Chain.KernelsSinceWait) +
+               " kernels queued on its async info)";
+    return Which;
+  }
+
+  /// The error of a wait for \p Chain once a queue has stopped: about the
+  /// kernel the queue stopped at when the chain's kernels were on that
+  /// queue, else about the chain's work, which the stopped device will not
+  /// finish either.
+  Status chainStopped(const AMDGPUWorkChain &Chain) const {
+    QueueFault Fault;
+    if (!Queues.fault(Fault))
+      return Status::ok();
+    std::string Reported = Runtime.statusString(Fault.Status);
+    if (Chain.KernelsSinceWait && Fault.Queue == Chain.Queue)
+      return Status::error("%s: kernel '%s' failed: the HSA queue reported %s",
+                           deviceText().c_str(), Fault.Kernel.c_str(),
+                           Reported.c_str());
+    return Status::error("%s: %s failed: the HSA queue stopped after kernel "
+                         "'%s': %s",
+                         deviceText().c_str(), pendingWork(Chain).c_str(),
+                         Fault.Kernel.c_str(), Reported.c_str());
+  }
+
+  /// Waits until \p Chain's last signal drops below 1, a queue stops, or
+  /// LIBOMPTARGET_KERNEL_TIMEOUT_MS passes.
+  Status waitForChain(const AMDGPUWorkChain &Chain) {
+    if (Chain.empty())
+      return Status::ok();
+    WaitDeadline Deadline(Timeout);
     // Blocking waits of at most 10 ms: a change of the signal ends a wait
-    // at once, and between them the queue's state and the deadline are
+    // at once, and between them the queues' state and the deadline are
     // looked at, so neither is noticed more than 10 ms late.
     uint64_t Slice = TimestampFrequency / 100;
     for (;;) {
-      if (API.hsa_signal_wait_scacquire(Signal, HSA_SIGNAL_CONDITION_LT, 1,
+      if (API.hsa_signal_wait_scacquire(Chain.Tail, HSA_SIGNAL_CONDITION_LT, 1,
                                         Slice, HSA_WAIT_STATE_BLOCKED) < 1)
         return Status::ok();
-      if (Status S = queueStopped(What, AboutKernel))
+      if (Status S = chainStopped(Chain))
         return S;
       if (Deadline.passed())
-        return timeoutError(What);
+        return timeoutError(pendingWork(Chain));
     }
   }
 
+  /// Waits for \p Chain, makes its deferred host copies and releases what
+  /// its operations used, keeping the chain for more work. A chain whose
+  /// wait failed keeps its error (and everything it holds: the device may
+  /// still use it) and reports the error again to later calls.
+  Status drain(AMDGPUWorkChain &Chain) {
+    if (Chain.Failure)
+      return Chain.Failure;
+    Status Waited = waitForChain(Chain);
+    // The kernels' output is out, and a STOP or exit ends the program,
+    // before their completion or failure is reported.
+    if (Chain.KernelsSinceWait)
+      HostService.kernelsCompleted(Chain.KernelsSinceWait, bool(Waited));
+    if (Waited) {
+      Chain.Failure =
+          Chain.KernelsSinceWait ? Heap.explain(std::move(Waited)) : Waited;
+      return Chain.Failure;
+    }
+    for (const DeferredHostCopy &Copy : Chain.HostCopies)
+      std::memcpy(Copy.Dst, Copy.Src, Copy.Size);
+    Status Released = release(Chain);
+    Chain.reset();
+    return Released;
+  }
+
+  /// Returns what \p Chain's completed operations used; the first failure
+  /// is returned, everything else is still released.
+  Status release(AMDGPUWorkChain &Chain) {
+    Status First;
+    auto Keep = [&](Status S) {
+      if (S && !First)
+        First = std::move(S);
+    };
+    for (void *Ptr : Chain.RuntimeAllocations)
+      if (hsa_status_t S = API.hsa_amd_memory_pool_free(Ptr))
+        Keep(failure("hsa_amd_memory_pool_free", S,
+                     "releasing a kernel's arguments or launch environment"));
+    for (void *Ptr : Chain.StagingBuffers)
+      Keep(Staging->free(Ptr));
+    for (void *Ptr : Chain.TransferLocks)
+      Keep(Pinned.unlock(Ptr));
+    SignalPool.release(Chain.Signals);
+    return First;
+  }
+
+  /// A chain for new work, on the next queue.
+  AMDGPUWorkChain *takeChain() {
+    AMDGPUWorkChain *Chain = nullptr;
+    {
+      Guarded<std::vector<AMDGPUWorkChain *>>::Access Free = FreeChains.lock();
+      if (!Free->empty()) {
+        Chain = Free->back();
+        Free->pop_back();
+      }
+    }
+    if (!Chain)
+      Chain = new AMDGPUWorkChain();
+    Chain->Queue = Queues.pick();
+    return Chain;
+  }
+
+  /// Drains \p Chain and takes it back for reuse; a failed chain is not
+  /// reused (what it holds may still be in use) and is forgotten.
+  Status finish(AMDGPUWorkChain *Chain) {
+    Status Result = drain(*Chain);
+    if (Chain->Failure) {
+      delete Chain;
+      return Result;
+    }
+    FreeChains.lock()->push_back(Chain);
+    return Result;
+  }
+
+  /// Runs \p Body with the chain of \p Async (taken on first use); without
+  /// an async info, with a chain of its own that is finished before this
+  /// returns, so the operation is complete.
+  template <typename Fn> Status onChain(__tgt_async_info *Async, Fn Body) {
+    if (Async) {
+      if (!Async->Queue)
+        Async->Queue = takeChain();
+      return Body(*static_cast<AMDGPUWorkChain *>(Async->Queue));
+    }
+    AMDGPUWorkChain *Chain = takeChain();
+    Status Queued = Body(*Chain);
+    // What was queued before a failure still runs: wait for it too.
+    Status Finished = finish(Chain);
+    return Queued ? Queued : Finished;
+  }
+
+  /// Queues a copy on \p Chain, after its last operation.
+  Status queueCopy(AMDGPUWorkChain &Chain, void *Dst, hsa_agent_t DstAgent,
+                   const void *Src, hsa_agent_t SrcAgent, size_t Size,
+                   const std::string &What) {
+    hsa_signal_t Signal;
+    if (hsa_status_t S = SignalPool.acquire(Signal))
+      return failure("hsa_signal_create", S, What);
+    uint32_t Dependencies = Chain.empty() ? 0 : 1;
+    if (hsa_status_t S = API.hsa_amd_memory_async_copy(
+            Dst, DstAgent, Src, SrcAgent, Size, Dependencies,
+            Dependencies ? &Chain.Tail : nullptr, Signal)) {
+      SignalPool.release(Signal);
+      return failure("hsa_amd_memory_async_copy", S, What);
+    }
+    Chain.append(Signal, /*IsKernel=*/false, What);
+    return Status::ok();
+  }
+
+  /// A staging buffer of \p Size bytes the copy engines reach, \p Chain's
+  /// until it completes.
+  Status stage(AMDGPUWorkChain &Chain, uint64_t Size, const std::string &What,
+               void *&Out) {
+    Status Error;
+    Out = Staging->allocate(Size, Error);
+    if (!Out)
+      return Status::error("%s (a staging buffer for %s)",
+                           Error.message().c_str(), What.c_str());
+    Chain.StagingBuffers.push_back(Out);
+    return Status::ok();
+  }
+
+  /// Whether a copy of [HostPtr, HostPtr+Size) goes to or from that memory
+  /// directly: memory the program locked, or pageable memory above
+  /// LIBOMPTARGET_AMDGPU_MAX_ASYNC_COPY_BYTES (locked for the copy).
+  bool copiesDirectly(const void *HostPtr, uint64_t Size) {
+    void *Locked = nullptr;
+    if (Pinned.isLocked(HostPtr, Size, Locked))
+      return true;
+    return Size > AMDKnobs.MaxAsyncCopyBytes && API.hsa_amd_memory_lock &&
+           API.hsa_amd_memory_unlock;
+  }
+
+  /// For a copy that goes directly (copiesDirectly): takes one more lock
+  /// of the range, \p Chain's until it completes (so an unlock by the
+  /// program cannot unpin memory a copy still uses), and sets \p AgentPtr
+  /// to the address the copy engines use. False: stage the copy instead
+  /// (pageable memory of at most the limit, or a range the runtime would
+  /// not lock).
+  bool lockForTransfer(AMDGPUWorkChain &Chain, const void *HostPtr,
+                       uint64_t Size, void *&AgentPtr) {
+    if (!copiesDirectly(HostPtr, Size))
+      return false;
+    if (Pinned.lock(const_cast<void *>(HostPtr), Size, AgentPtr))
+      return false;
+    Chain.TransferLocks.push_back(const_cast<void *>(HostPtr));
+    return true;
+  }
+
+  /// The device's queues (AMDGPUQueues.h), as many and as large as the
+  /// LIBOMPTARGET_AMDGPU_* variables say within the agent's limit.
+  Status createQueues() {
+    uint32_t MaxSize = 0;
+    if (hsa_status_t S = API.hsa_agent_get_info(
+            Agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &MaxSize))
+      return failure("hsa_agent_get_info(QUEUE_MAX_SIZE)", S);
+    uint32_t Size = hsaQueueSize(AMDKnobs.QueueSize, MaxSize);
+    hsa_status_t Failed = HSA_STATUS_SUCCESS;
+    if (!Queues.create(Agent, AMDKnobs.NumQueues, Size, Failed))
+      return failure("hsa_queue_create", Failed,
+                     "for queue " + std::to_string(Queues.count() + 1) +
+                         " of " + std::to_string(AMDKnobs.NumQueues) + " (" +
+                         std::to_string(Size) + " packets)");
+    return Status::ok();
+  }
+
   /// The pool of device allocations (gpu/DeviceMemoryPool.h) over the
-  /// agent's coarse-grained memory pool.
-  Status createMemoryPool() {
+  /// agent's coarse-grained memory pool, and the pool of staging buffers
+  /// over the host's fine-grained one (buffers of up to
+  /// LIBOMPTARGET_AMDGPU_MAX_ASYNC_COPY_BYTES are kept for reuse).
+  Status createMemoryPools() {
     MemoryPoolThreshold Threshold = memoryPoolThresholdFromEnvironment();
     if (!Threshold.Error.empty())
       return Status::error("%s: %s", deviceText().c_str(),
@@ -830,6 +1053,13 @@ private:
       return Status::ok();
     };
     Pool = std::make_unique<DeviceMemoryPool>(Threshold.Bytes, Allocate, Free);
+    auto AllocateStaging = [this](uint64_t Bytes, uint64_t,
+                                  Status &Error) -> void * {
+      return allocateOrExplain(Bytes, AllocKind::Host, Error);
+    };
+    uint64_t Kept = std::max<uint64_t>(AMDKnobs.MaxAsyncCopyBytes,
+                                       DeviceMemoryPool::MinBlockBytes);
+    Staging = std::make_unique<DeviceMemoryPool>(Kept, AllocateStaging, Free);
     return Status::ok();
   }
 
@@ -904,54 +1134,6 @@ private:
     return Status::ok();
   }
 
-  /// Copies with the agents' DMA engines and waits for completion. When the
-  /// wait is given up, \p Abandoned is set: the copy may still run, so its
-  /// buffers must stay allocated.
-  Status copy(void *Dst, hsa_agent_t DstAgent, const void *Src,
-              hsa_agent_t SrcAgent, size_t Size, const std::string &What,
-              bool &Abandoned) {
-    if (Size == 0)
-      return Status::ok();
-    hsa_signal_t Signal;
-    if (hsa_status_t S = API.hsa_signal_create(1, 0, nullptr, &Signal))
-      return failure("hsa_signal_create", S, What);
-    Status Result;
-    if (hsa_status_t S = API.hsa_amd_memory_async_copy(
-            Dst, DstAgent, Src, SrcAgent, Size, 0, nullptr, Signal))
-      Result = failure("hsa_amd_memory_async_copy", S, What);
-    else if ((Result = waitForCompletion(Signal, What, /*AboutKernel=*/false,
-                                         WaitDeadline(Timeout)))) {
-      Abandoned = true;
-      return Result;
-    }
-    if (hsa_status_t S = API.hsa_signal_destroy(Signal))
-      if (!Result)
-        Result = failure("hsa_signal_destroy", S, What);
-    return Result;
-  }
-
-  /// Runs \p Body with a pinned host buffer of \p Size bytes the GPU can
-  /// reach (user memory may be pageable).
-  template <typename Fn>
-  Status throughStaging(int64_t Size, const std::string &What, Fn Body) {
-    if (Size <= 0)
-      return Status::ok();
-    Status Error;
-    void *Staging = allocateOrExplain(uint64_t(Size), AllocKind::Host, Error);
-    if (!Staging)
-      return Status::error("%s (a staging buffer for %s)",
-                           Error.message().c_str(), What.c_str());
-    bool Abandoned = false;
-    Status Result = Body(Staging, Abandoned);
-    if (Abandoned)
-      return Result;
-    if (hsa_status_t S = API.hsa_amd_memory_pool_free(Staging))
-      if (!Result)
-        Result = failure("hsa_amd_memory_pool_free", S,
-                         "releasing the staging buffer for " + What);
-    return Result;
-  }
-
   Status writeDeviceEnvironment(LoadedImage *Image) {
     void *Address = nullptr;
     bool Absent = false;
@@ -978,13 +1160,14 @@ private:
   uint32_t ComputeUnits = 0;
   uint32_t WavefrontSize = 0;
   hsa_amd_memory_pool_t DevicePool{}, HostPool{}, KernargPool{};
-  /// The device's queue: packets are written to it with the lock held.
-  Guarded<hsa_queue_t *> Queue{nullptr};
-  using LockedQueue = Guarded<hsa_queue_t *>::Access;
-  /// What queueErrorCallback reported; success while the queue runs.
-  std::atomic<hsa_status_t> QueueError{HSA_STATUS_SUCCESS};
-  /// The kernel last written to the queue, for errors about it.
-  mutable Guarded<std::string> LastKernel;
+  /// LIBOMPTARGET_AMDGPU_* (AMDGPUKnobs.h).
+  const AMDGPUKnobs AMDKnobs = amdgpuKnobsFromEnvironment();
+  /// The HSA queues kernels are dispatched to; set up by initialize().
+  AMDGPUQueues Queues{API};
+  /// Completion signals of finished work, for reuse.
+  HSASignalPool SignalPool{API};
+  /// Chains (one per async info in use) not in use now.
+  Guarded<std::vector<AMDGPUWorkChain *>> FreeChains;
   uint64_t TimestampFrequency = 0;
   bool UnifiedMemory = false;
   const bool ZeroCopyMapsRequested = zeroCopyMapsRequested();
@@ -1001,6 +1184,8 @@ private:
   AMDGPUDeviceHeap Heap;
   /// Device allocations (AllocKind::Device); set by initialize().
   std::unique_ptr<DeviceMemoryPool> Pool;
+  /// Staging buffers between pageable host memory and the device.
+  std::unique_ptr<DeviceMemoryPool> Staging;
   /// Host memory locked through lockHostMemory.
   PinnedHostMemory Pinned{[this](void *Ptr, uint64_t Size, void *&AgentPtr) {
                             return lockWithRuntime(Ptr, Size, AgentPtr);

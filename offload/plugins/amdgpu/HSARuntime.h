@@ -87,6 +87,19 @@ struct hsa_kernel_dispatch_packet_t {
 static_assert(sizeof(hsa_kernel_dispatch_packet_t) == 64,
               "AQL packets are 64 bytes");
 
+/// hsa_barrier_and_packet_t (64 bytes): completes when every dependency
+/// signal is 0.
+struct hsa_barrier_and_packet_t {
+  uint16_t header;
+  uint16_t reserved0;
+  uint32_t reserved1;
+  hsa_signal_t dep_signal[5];
+  uint64_t reserved2;
+  hsa_signal_t completion_signal;
+};
+static_assert(sizeof(hsa_barrier_and_packet_t) == 64,
+              "AQL packets are 64 bytes");
+
 enum : hsa_status_t {
   HSA_STATUS_SUCCESS = 0x0,
   HSA_STATUS_INFO_BREAK = 0x1,
@@ -145,6 +158,7 @@ enum : int {
   HSA_WAIT_STATE_ACTIVE = 1,
   // Packet header fields.
   HSA_PACKET_TYPE_KERNEL_DISPATCH = 2,
+  HSA_PACKET_TYPE_BARRIER_AND = 3,
   HSA_PACKET_HEADER_TYPE = 0,
   HSA_PACKET_HEADER_BARRIER = 8,
   HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE = 9,

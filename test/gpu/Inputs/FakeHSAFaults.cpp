@@ -2,8 +2,11 @@
 // loaded through LIBOMPTARGET_HSA_RUNTIME. It answers every call the plugin
 // makes for one CPU agent and one gfx90a GPU agent: any bytes load as a code
 // object, any "<name>.kd" is a kernel, memory comes from the host heap,
-// copies are memcpy, and a dispatch packet rung on the queue's doorbell is
-// only recorded (no kernel runs) before its completion signal is set.
+// copies are memcpy (once their dependency signals are 0: at once, or on a
+// thread of their own that waits for them), and a dispatch packet rung on
+// the queue's doorbell is only recorded (no kernel runs) before its
+// completion signal is set. A barrier-AND packet completes when its
+// dependency signals are 0; until then the queue stops at it.
 //
 // FAKE_HSA_FAIL, a comma-separated list, makes it fail on request:
 //   alloc          device memory: HSA_STATUS_ERROR_OUT_OF_RESOURCES
@@ -19,8 +22,8 @@
 //                  heap's exhaustion report, then traps as queue-trap does
 //   <entry>=<code> every call of that entry point returning hsa_status_t
 //                  (e.g. hsa_agent_get_info=4096) returns <code>
-// FAKE_HSA_TRACE=1 prints kernel lookups and dispatches on stderr, each line
-// starting with "fake-hsa: ".
+// FAKE_HSA_TRACE=1 prints kernel lookups, dispatches and queue creations on
+// stderr, each line starting with "fake-hsa: ".
 // FAKE_HSA_XNACK=1 reports XNACK enabled (HMM is always reported), which
 // `requires unified_shared_memory` needs.
 // FAKE_HSA_HEAP=1 gives every code object the device runtime's heap global
@@ -50,6 +53,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace offload::plugin::hsa;
 
@@ -248,6 +252,23 @@ bool satisfied(hsa_signal_value_t Value, int Condition,
   }
 }
 
+/// Whether every dependency in \p Signals (null handles aside) is 0.
+bool dependenciesMet(const hsa_signal_t *Signals, size_t Count) {
+  for (size_t I = 0; I < Count; ++I)
+    if (Signals[I].handle && signalOf(Signals[I])->Value.load() != 0)
+      return false;
+  return true;
+}
+
+void decrement(hsa_signal_t Signal) {
+  if (!Signal.handle)
+    return;
+  FakeSignal *Done = signalOf(Signal);
+  std::lock_guard<std::mutex> Guard(Done->Lock);
+  Done->Value.fetch_sub(1);
+  Done->Changed.notify_all();
+}
+
 /// Runs the packets written to \p Queue up to \p Last: records each
 /// dispatch and completes, faults or hangs it as FAKE_HSA_FAIL says.
 void ringDoorbell(FakeQueue &Queue, uint64_t Last) {
@@ -256,6 +277,16 @@ void ringDoorbell(FakeQueue &Queue, uint64_t Last) {
     auto *Packet =
         static_cast<hsa_kernel_dispatch_packet_t *>(Queue.Public.base_address) +
         (Index % Queue.Public.size);
+    if ((Packet->header & 0xff) == HSA_PACKET_TYPE_BARRIER_AND) {
+      auto *Barrier = reinterpret_cast<hsa_barrier_and_packet_t *>(Packet);
+      if (!dependenciesMet(Barrier->dep_signal, 5)) {
+        trace("barrier-AND packet waits for a signal that is not 0");
+        return;
+      }
+      Queue.ReadIndex.store(Index + 1);
+      decrement(Barrier->completion_signal);
+      continue;
+    }
     auto *Kernel = reinterpret_cast<FakeSymbol *>(Packet->kernel_object);
     const char *Name = Kernel ? Kernel->Name.c_str() : "(no kernel)";
     unsigned Dims =
@@ -291,10 +322,7 @@ void ringDoorbell(FakeQueue &Queue, uint64_t Last) {
     if (failing("hang"))
       return;
     Queue.ReadIndex.store(Index + 1);
-    if (Packet->completion_signal.handle) {
-      FakeSignal *Done = signalOf(Packet->completion_signal);
-      Done->store(Done->Value.load() - 1);
-    }
+    decrement(Packet->completion_signal);
   }
 }
 
@@ -468,13 +496,28 @@ hsa_status_t hsa_amd_agents_allow_access(uint32_t, const hsa_agent_t *,
 }
 
 hsa_status_t hsa_amd_memory_async_copy(void *Dst, hsa_agent_t, const void *Src,
-                                       hsa_agent_t, size_t Size, uint32_t,
-                                       const hsa_signal_t *,
+                                       hsa_agent_t, size_t Size,
+                                       uint32_t NumDependencies,
+                                       const hsa_signal_t *Dependencies,
                                        hsa_signal_t Completion) {
   ENTER("hsa_amd_memory_async_copy");
-  std::memmove(Dst, Src, Size);
-  FakeSignal *Done = signalOf(Completion);
-  Done->store(Done->Value.load() - 1);
+  std::vector<hsa_signal_t> Waits(Dependencies, Dependencies + NumDependencies);
+  if (dependenciesMet(Waits.data(), Waits.size())) {
+    std::memmove(Dst, Src, Size);
+    decrement(Completion);
+    return HSA_STATUS_SUCCESS;
+  }
+  // After a kernel that has not completed (one that hangs): the copy waits
+  // for it, as the copy engines do.
+  std::thread([=] {
+    for (hsa_signal_t W : Waits) {
+      FakeSignal *S = signalOf(W);
+      std::unique_lock<std::mutex> Guard(S->Lock);
+      S->Changed.wait(Guard, [&] { return S->Value.load() == 0; });
+    }
+    std::memmove(Dst, Src, Size);
+    decrement(Completion);
+  }).detach();
   return HSA_STATUS_SUCCESS;
 }
 
@@ -532,6 +575,7 @@ hsa_status_t hsa_queue_create(hsa_agent_t Agent, uint32_t Size, uint32_t,
   ENTER("hsa_queue_create");
   if (Agent.handle != GPUAgent || Size == 0 || (Size & (Size - 1)))
     return ERROR_INVALID_ARGUMENT;
+  trace("queue of %u packets", Size);
   auto *Q = new FakeQueue();
   Q->Callback = Callback;
   Q->CallbackData = Data;
