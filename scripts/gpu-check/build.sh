@@ -167,8 +167,8 @@ extra_flags() {
 }
 
 # Why the AMD device runtime cannot build program $1 (its sources' lines
-# `KIT-AMD-UNSUPPORTED: <why>`: features the AMD runtime does not have yet,
-# such as printf without a device-to-host channel), or nothing.
+# `KIT-AMD-UNSUPPORTED: <why>`: features the AMD runtime does not have;
+# no kit program says so today), or nothing.
 amd_unsupported() {
   local files=("$tests/$1".* "$tests/$1"/*)
   local existing=()

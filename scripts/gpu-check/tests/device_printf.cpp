@@ -7,7 +7,6 @@
 // printf returns the number of arguments, not of characters, so only > 0
 // is portable.) The captured text is echoed afterwards; run.sh shows a
 // program's other output only when it fails, so it is there for diagnosis.
-// KIT-AMD-UNSUPPORTED: printf (the AMD device runtime has no device-to-host print channel yet; docs/GPU.md)
 #include "check.h"
 
 #include <cstring>
