@@ -189,7 +189,10 @@ public:
 
   /// Data movement. \p Async may be null (synchronous); otherwise the
   /// operation may complete later, at synchronize() or when queryAsync()
-  /// reports it done.
+  /// reports it done. Until then the caller keeps the host memory allocated
+  /// (and locked, if it was), does not write a dataSubmit's source (a
+  /// plugin may read it when the copy runs) and does not read a
+  /// dataRetrieve's destination (the data is there only on completion).
   virtual Status dataSubmit(void *DevicePtr, const void *HostPtr, int64_t Size,
                             __tgt_async_info *Async) = 0;
   virtual Status dataRetrieve(void *HostPtr, const void *DevicePtr,
