@@ -70,8 +70,9 @@ void offload::queryInFlight(void **Handle) {
     Ok = Context->synchronize();
   }
   const ident_t *Loc = Context->location();
+  bool Stop = !Ok && Context->stopsOnFailure();
   *Handle = nullptr;
   Context->device().InFlight.remove(Context); // the last reference
-  if (!Ok)
+  if (Stop)
     targetConstructFailed(Loc);
 }

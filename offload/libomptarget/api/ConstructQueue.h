@@ -49,7 +49,8 @@ private:
 
 /// __tgt_target_nowait_query: polls the context \p Handle holds; once its
 /// work completed, frees it, clears the handle and stops the program with
-/// the construct's failure if it failed.
+/// the construct's failure if it failed (an async routine's failure was
+/// only reported: AsyncContext::continueAfterFailure).
 void queryInFlight(void **Handle);
 
 } // namespace offload

@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "api/AsyncRoutines.h"
+#include "api/MemoryRoutines.h"
 #include "api/Policy.h"
 #include "diagnostics/Diagnostics.h"
 #include "diagnostics/Profiler.h"
@@ -31,43 +33,10 @@ using namespace offload;
 
 namespace {
 
-typedef intptr_t omp_intptr_t;
 /// omp_depend_t is a pointer to libomp's dependence record.
 typedef void *omp_depend_t;
 
-struct kmp_depend_info_record {
-  intptr_t BaseAddr;
-  size_t Len;
-  uint8_t Flags;
-};
-
-extern "C" int __kmpc_global_thread_num(const ident_t *);
-extern "C" void __kmpc_omp_wait_deps(const ident_t *, int32_t Gtid,
-                                     int32_t NumDeps, void *DepList,
-                                     int32_t NumNoAliasDeps,
-                                     void *NoAliasDepList);
-
-bool isHost(int DeviceNum) { return DeviceNum == visibleDevices(); }
-
-/// Device \p DeviceNum when programs can see it (not prepared), else null.
-Device *visibleDevice(int DeviceNum) {
-  return DeviceNum < visibleDevices() ? Runtime::get().device(DeviceNum)
-                                      : nullptr;
-}
-
-/// The device for a device number, prepared; null (after a message naming
-/// \p Routine) when the number is neither a device nor the host.
-Device *deviceFor(int DeviceNum, const char *Routine) {
-  Device *D = visibleDevice(DeviceNum);
-  if (!D) {
-    errorMessage("%s: device number %d is not a valid device (there are %d)",
-                 Routine, DeviceNum, Runtime::get().numDevices());
-    return nullptr;
-  }
-  if (!D->prepare())
-    return nullptr;
-  return D;
-}
+bool isHost(int DeviceNum) { return isHostDevice(DeviceNum); }
 
 void *allocate(size_t Size, int DeviceNum, plugin::AllocKind Kind,
                const char *Routine) {
@@ -94,109 +63,6 @@ void release(void *Ptr, int DeviceNum, plugin::AllocKind Kind,
   if (Device *D = deviceFor(DeviceNum, Routine))
     if (plugin::Status S = D->free(Ptr, Kind))
       errorMessage("%s: %s", Routine, S.message().c_str());
-}
-
-/// Copies \p Length bytes between any two of the host and the devices.
-int copyBytes(void *Dst, const void *Src, size_t Length, int DstDevice,
-              int SrcDevice) {
-  if (Length == 0)
-    return 0;
-  TraceScope Trace("omp_target_memcpy",
-                   [&] { return std::to_string(Length) + " bytes"; });
-  bool DstHost = isHost(DstDevice), SrcHost = isHost(SrcDevice);
-  if (DstHost && SrcHost) {
-    memmove(Dst, Src, Length);
-    return 0;
-  }
-  plugin::Status S;
-  if (SrcHost) {
-    Device *D = deviceFor(DstDevice, "omp_target_memcpy");
-    if (!D)
-      return EINVAL;
-    ompt::DataOpScope Op(ompt::DataTransferToDevice, Src, -1, Dst, D->Id,
-                         Length);
-    S = D->plugin().dataSubmit(Dst, Src, Length, nullptr);
-  } else if (DstHost) {
-    Device *D = deviceFor(SrcDevice, "omp_target_memcpy");
-    if (!D)
-      return EINVAL;
-    ompt::DataOpScope Op(ompt::DataTransferFromDevice, Src, D->Id, Dst, -1,
-                         Length);
-    S = D->plugin().dataRetrieve(Dst, Src, Length, nullptr);
-  } else {
-    Device *From = deviceFor(SrcDevice, "omp_target_memcpy");
-    Device *To = deviceFor(DstDevice, "omp_target_memcpy");
-    if (!From || !To)
-      return EINVAL;
-    if (&From->Plugin == &To->Plugin) {
-      // One operation for tools, as upstream's plugins report a device to
-      // device copy: a transfer from device between the two devices.
-      ompt::DataOpScope Op(ompt::DataTransferFromDevice, Src, From->Id, Dst,
-                           To->Id, Length);
-      S = From->plugin().dataExchange(Src, To->plugin(), Dst, Length, nullptr);
-    } else {
-      // Different plugins: stage through host memory (two operations).
-      std::vector<char> Staging(Length);
-      {
-        ompt::DataOpScope Op(ompt::DataTransferFromDevice, Src, From->Id,
-                             Staging.data(), -1, Length);
-        S = From->plugin().dataRetrieve(Staging.data(), Src, Length, nullptr);
-      }
-      if (!S) {
-        ompt::DataOpScope Op(ompt::DataTransferToDevice, Staging.data(), -1,
-                             Dst, To->Id, Length);
-        S = To->plugin().dataSubmit(Dst, Staging.data(), Length, nullptr);
-      }
-    }
-  }
-  if (S) {
-    errorMessage("omp_target_memcpy: %s", S.message().c_str());
-    return EINVAL;
-  }
-  return 0;
-}
-
-int copyRect(void *Dst, const void *Src, size_t ElementSize, int NumDims,
-             const size_t *Volume, const size_t *DstOffsets,
-             const size_t *SrcOffsets, const size_t *DstDims,
-             const size_t *SrcDims, int DstDevice, int SrcDevice) {
-  if (NumDims == 1)
-    return copyBytes(static_cast<char *>(Dst) + DstOffsets[0] * ElementSize,
-                     static_cast<const char *>(Src) +
-                         SrcOffsets[0] * ElementSize,
-                     Volume[0] * ElementSize, DstDevice, SrcDevice);
-  // Size in bytes of one step along the outermost dimension.
-  size_t DstStride = ElementSize, SrcStride = ElementSize;
-  for (int I = 1; I < NumDims; ++I) {
-    DstStride *= DstDims[I];
-    SrcStride *= SrcDims[I];
-  }
-  for (size_t I = 0; I < Volume[0]; ++I) {
-    int Rc = copyRect(
-        static_cast<char *>(Dst) + (DstOffsets[0] + I) * DstStride,
-        static_cast<const char *>(Src) + (SrcOffsets[0] + I) * SrcStride,
-        ElementSize, NumDims - 1, Volume + 1, DstOffsets + 1, SrcOffsets + 1,
-        DstDims + 1, SrcDims + 1, DstDevice, SrcDevice);
-    if (Rc)
-      return Rc;
-  }
-  return 0;
-}
-
-/// Waits for the dependences of an *_async routine, then lets it run
-/// synchronously: every device operation of ours completes in its call.
-void waitForDependences(int DepObjCount, omp_depend_t *DepObjList) {
-  if (DepObjCount <= 0 || !DepObjList)
-    return;
-  std::vector<kmp_depend_info_record> Deps;
-  for (int I = 0; I < DepObjCount; ++I)
-    if (DepObjList[I])
-      Deps.push_back(*static_cast<kmp_depend_info_record *>(DepObjList[I]));
-  if (Deps.empty())
-    return;
-  __kmpc_omp_wait_deps(nullptr, __kmpc_global_thread_num(nullptr),
-                       static_cast<int32_t>(Deps.size()), Deps.data(), 0,
-                       nullptr);
 }
 
 } // namespace
@@ -316,7 +182,7 @@ OFFLOAD_API int omp_target_memcpy(void *Dst, const void *Src, size_t Length,
     return EINVAL;
   return copyBytes(static_cast<char *>(Dst) + DstOffset,
                    static_cast<const char *>(Src) + SrcOffset, Length,
-                   DstDevice, SrcDevice);
+                   DstDevice, SrcDevice, nullptr, "omp_target_memcpy");
 }
 
 OFFLOAD_API int
@@ -334,7 +200,7 @@ omp_target_memcpy_rect(void *Dst, const void *Src, size_t ElementSize,
     return EINVAL;
   return copyRect(Dst, Src, ElementSize, NumDims, Volume, DstOffsets,
                   SrcOffsets, DstDimensions, SrcDimensions, DstDevice,
-                  SrcDevice);
+                  SrcDevice, nullptr, "omp_target_memcpy_rect");
 }
 
 OFFLOAD_API int omp_target_memcpy_async(void *Dst, const void *Src,
@@ -343,9 +209,18 @@ OFFLOAD_API int omp_target_memcpy_async(void *Dst, const void *Src,
                                         int SrcDevice, int DepObjCount,
                                         omp_depend_t *DepObjList) {
   ompt::ApiScope Api(__builtin_return_address(0));
-  waitForDependences(DepObjCount, DepObjList);
-  return omp_target_memcpy(Dst, Src, Length, DstOffset, SrcOffset, DstDevice,
-                           SrcDevice);
+  static const char Routine[] = "omp_target_memcpy_async";
+  if (!Dst || !Src)
+    return EINVAL;
+  char *To = static_cast<char *>(Dst) + DstOffset;
+  const char *From = static_cast<const char *>(Src) + SrcOffset;
+  return runAfterDependences(
+      queueDevice(DstDevice, SrcDevice), Routine,
+      [=](__tgt_async_info *Queue) {
+        return copyBytes(To, From, Length, DstDevice, SrcDevice, Queue,
+                         Routine);
+      },
+      DepObjCount, DepObjList);
 }
 
 OFFLOAD_API int omp_target_memcpy_rect_async(
@@ -354,12 +229,26 @@ OFFLOAD_API int omp_target_memcpy_rect_async(
     const size_t *DstDimensions, const size_t *SrcDimensions, int DstDevice,
     int SrcDevice, int DepObjCount, omp_depend_t *DepObjList) {
   ompt::ApiScope Api(__builtin_return_address(0));
+  static const char Routine[] = "omp_target_memcpy_rect_async";
   if (!Dst && !Src)
     return INT_MAX;
-  waitForDependences(DepObjCount, DepObjList);
-  return omp_target_memcpy_rect(Dst, Src, ElementSize, NumDims, Volume,
-                                DstOffsets, SrcOffsets, DstDimensions,
-                                SrcDimensions, DstDevice, SrcDevice);
+  if (!Dst || !Src || NumDims < 1 || !Volume || !DstOffsets || !SrcOffsets ||
+      !DstDimensions || !SrcDimensions)
+    return EINVAL;
+  // The caller's arrays need not outlive the call: the task keeps copies.
+  auto Dims = [NumDims](const size_t *A) {
+    return std::vector<size_t>(A, A + NumDims);
+  };
+  return runAfterDependences(
+      queueDevice(DstDevice, SrcDevice), Routine,
+      [=, Vol = Dims(Volume), DstOff = Dims(DstOffsets),
+       SrcOff = Dims(SrcOffsets), DstDims = Dims(DstDimensions),
+       SrcDims = Dims(SrcDimensions)](__tgt_async_info *Queue) {
+        return copyRect(Dst, Src, ElementSize, NumDims, Vol.data(),
+                        DstOff.data(), SrcOff.data(), DstDims.data(),
+                        SrcDims.data(), DstDevice, SrcDevice, Queue, Routine);
+      },
+      DepObjCount, DepObjList);
 }
 
 OFFLOAD_API void *omp_target_memset(void *Ptr, int Value, size_t Count,
@@ -368,19 +257,32 @@ OFFLOAD_API void *omp_target_memset(void *Ptr, int Value, size_t Count,
     return Ptr;
   if (isHost(DeviceNum))
     return memset(Ptr, Value, Count);
-  Device *D = deviceFor(DeviceNum, "omp_target_memset");
-  if (!D)
-    return Ptr;
-  if (plugin::Status S = D->plugin().dataFill(Ptr, Value, Count, nullptr))
-    errorMessage("omp_target_memset: %s", S.message().c_str());
+  if (Device *D = deviceFor(DeviceNum, "omp_target_memset"))
+    fillBytes(*D, Ptr, Value, Count, nullptr, "omp_target_memset");
   return Ptr;
 }
 
 OFFLOAD_API void *omp_target_memset_async(void *Ptr, int Value, size_t Count,
                                           int DeviceNum, int DepObjCount,
                                           omp_depend_t *DepObjList) {
-  waitForDependences(DepObjCount, DepObjList);
-  return omp_target_memset(Ptr, Value, Count, DeviceNum);
+  static const char Routine[] = "omp_target_memset_async";
+  if (!Ptr || Count == 0)
+    return Ptr;
+  Device *D = isHost(DeviceNum) ? nullptr : deviceFor(DeviceNum, Routine);
+  if (!isHost(DeviceNum) && !D)
+    return Ptr;
+  Device *Queued = D && D->asynchronous() ? D : nullptr;
+  (void)runAfterDependences(
+      Queued, Routine,
+      [=](__tgt_async_info *Queue) {
+        if (!D)
+          memset(Ptr, Value, Count);
+        else
+          fillBytes(*D, Ptr, Value, Count, Queue, Routine);
+        return 0;
+      },
+      DepObjCount, DepObjList);
+  return Ptr;
 }
 
 OFFLOAD_API int omp_target_associate_ptr(const void *HostPtr,

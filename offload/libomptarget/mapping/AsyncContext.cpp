@@ -47,7 +47,10 @@ bool AsyncContext::complete(const char *Call, bool CallFailed,
     // construct's location follows when the program stops.
     OFFLOAD_DEBUG("%s at %s: %s failed", Construct, sourceLocation(Loc).c_str(),
                   Call);
-    errorMessage("%s", Message.c_str());
+    if (StopsOnFailure)
+      errorMessage("%s", Message.c_str());
+    else
+      errorMessage("%s: %s", Construct, Message.c_str());
     Failed = true;
   }
   Queued = false;

@@ -66,6 +66,11 @@ public:
   /// Counts a poll by libomp and returns how many there were.
   unsigned countPoll() { return ++Polls; }
   const ident_t *location() const { return Loc; }
+  /// For the omp_target_*_async routines: a failure prints the plugin's
+  /// message named with the routine, and the program goes on (a construct's
+  /// failure stops it once its owner sees it).
+  void continueAfterFailure() { StopsOnFailure = false; }
+  bool stopsOnFailure() const { return StopsOnFailure; }
 
   /// A copy of the \p Bytes at \p Source that lives until the queued work
   /// has completed (\p Source itself on a synchronous device).
@@ -92,6 +97,7 @@ private:
   const ident_t *Loc;
   const char *Construct;
   const bool Asynchronous;
+  bool StopsOnFailure = true;
   bool Queued = false;
   std::atomic<unsigned> Polls{0};
   __tgt_async_info Info{nullptr};
