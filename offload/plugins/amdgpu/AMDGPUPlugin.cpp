@@ -78,6 +78,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -709,7 +710,9 @@ private:
           Wait->Self->Runtime.statusString(Fault.Status).c_str());
     if (Wait->Deadline.passed())
       return Wait->Self->timeoutError("queueing " + What);
-    std::this_thread::yield();
+    // The GPU frees a slot when a packet completes: leave the host's cores
+    // to the program meanwhile.
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
     return Status::ok();
   }
 
