@@ -13,6 +13,7 @@ from . import machine, report
 from .indirect import indirect_figures, measure_indirect
 from .launch import launch_figures, measure_launch
 from .link import link_figures, measure_link
+from .overlap import measure_overlap, overlap_figures
 from .plot import plot_speedups
 from .profiles import PROFILES
 from .runtime import measure_runtime, runtime_figures
@@ -54,8 +55,8 @@ def parse_args(argv):
                         help="size of the map(tofrom) array in MiB "
                              "(default 1024; 64 with --quick)")
     parser.add_argument("--only",
-                        choices=("runtime", "launch", "link", "indirect",
-                                 "stream"),
+                        choices=("runtime", "launch", "overlap", "link",
+                                 "indirect", "stream"),
                         action="append",
                         help="measure only these groups (repeatable)")
     parser.add_argument("--link-programs-with", choices=("ours", "upstream"),
@@ -121,7 +122,8 @@ def main(argv=None):
     about = machine.describe(toolchain.llvm_version(), REPO,
                              toolchain.build_dir)
 
-    groups = args.only or ["runtime", "launch", "indirect", "link", "stream"]
+    groups = args.only or ["runtime", "launch", "overlap", "indirect", "link",
+                           "stream"]
     figures, runtime_info = [], None
     if "runtime" in groups:
         rt = runtime_figures(profile)
@@ -135,6 +137,11 @@ def main(argv=None):
         measure_launch(toolchain, profile, la, args.link_programs_with, log,
                        args.timeout)
         figures += la
+    if "overlap" in groups:
+        ov = overlap_figures(profile)
+        measure_overlap(toolchain, profile, ov, args.link_programs_with, log,
+                        args.timeout)
+        figures += ov
     if "indirect" in groups:
         ind = indirect_figures(profile)
         measure_indirect(toolchain, profile, ind, log, args.timeout)

@@ -31,12 +31,15 @@ def _describe_exit(code):
     return "exit code %d" % code
 
 
-def run_figures(argv, runtime_dir, expected_runtime, timeout):
-    """Runs `argv` with `runtime_dir` first on LD_LIBRARY_PATH; returns
-    {name: value} from its RESULT lines. Raises RunFailure when it fails,
-    prints no result, or ran on another libomptarget than `expected_runtime`.
+def run_figures(argv, runtime_dir, expected_runtime, timeout,
+                extra_env=None):
+    """Runs `argv` with `runtime_dir` first on LD_LIBRARY_PATH (it may name
+    several folders) and `extra_env` set; returns {name: value} from its
+    RESULT lines. Raises RunFailure when it fails, prints no result, or ran
+    on another libomptarget than `expected_runtime`.
     """
-    env = clean_environment({"LD_LIBRARY_PATH": runtime_dir})
+    env = clean_environment(dict(extra_env or {},
+                                 LD_LIBRARY_PATH=runtime_dir))
     try:
         proc = subprocess.run(argv, env=env, capture_output=True, text=True,
                               timeout=timeout)
