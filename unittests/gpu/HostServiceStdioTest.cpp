@@ -164,9 +164,40 @@ TEST(HostServiceStdio, UnknownStreamsAreRefused) {
   EXPECT_EQ(int64_t(Service.perform(H, P.Bytes.data())), -1);
   std::string Err = testing::internal::GetCapturedStderr();
   EXPECT_NE(Err.find("test device: block 0 thread 0 sent output for a "
-                     "stream other than stdout and stderr"),
+                     "stream other than stdout, stderr and the files it "
+                     "opened"),
             std::string::npos)
       << Err;
+}
+
+// fputs to a file: stream 0, the file's FileRef after the header, the text;
+// the resolver names the host's FILE.
+TEST(HostServiceStdio, FileOutputGoesWhereTheResolverSays) {
+  StdioHostService Service("test device");
+  FILE *File = std::tmpfile();
+  ASSERT_NE(File, nullptr);
+  FileRef Seen = {};
+  Service.resolveFilesWith([&](const FileRef &Ref, const SlotHeader &) {
+    Seen = Ref;
+    return File;
+  });
+  PutsPayload Puts = {0, 0};
+  FileRef Ref = {0, 0, 0x1234};
+  std::vector<unsigned char> Bytes(sizeof(Puts) + sizeof(Ref));
+  std::memcpy(Bytes.data(), &Puts, sizeof(Puts));
+  std::memcpy(Bytes.data() + sizeof(Puts), &Ref, sizeof(Ref));
+  const char Text[] = "to a file";
+  Bytes.insert(Bytes.end(), Text, Text + sizeof(Text) - 1);
+  SlotHeader H{};
+  H.Opcode = OpPuts;
+  H.Bytes = uint32_t(Bytes.size());
+  EXPECT_EQ(Service.perform(H, Bytes.data()), 0u);
+  EXPECT_EQ(Seen.Handle, 0x1234u);
+  std::rewind(File);
+  char Back[32] = {0};
+  EXPECT_EQ(std::fread(Back, 1, sizeof(Back) - 1, File), sizeof(Text) - 1);
+  EXPECT_STREQ(Back, Text);
+  std::fclose(File);
 }
 
 } // namespace

@@ -84,7 +84,14 @@ private:
   class Router : public HostServiceHandler {
   public:
     explicit Router(const std::string &Device)
-        : Fortran(nullptr, Device), Stdio(Device), Files(Device) {}
+        : Fortran(nullptr, Device), Stdio(Device), Files(Device) {
+      // fprintf and fputs to a file the device opened.
+      Stdio.resolveFilesWith(
+          [this](const ompx::hostservice::FileRef &Ref,
+                 const ompx::hostservice::SlotHeader &Header) {
+            return Files.fileOf(Ref, Header);
+          });
+    }
     uint64_t perform(const ompx::hostservice::SlotHeader &Header,
                      unsigned char *Payload) override;
     void afterKernel() override {

@@ -39,9 +39,12 @@ public:
   /// which code (-1: abort).
   bool exitPending(int &Code) const;
 
-private:
+  /// The host's FILE for \p Ref: stdout, stderr, or a file the device
+  /// opened; null, with a message naming the requester, for any other.
   FILE *fileOf(const ompx::hostservice::FileRef &Ref,
                const ompx::hostservice::SlotHeader &Header);
+
+private:
   std::string Device;
   std::set<FILE *> Open;
   mutable std::mutex Mutex;

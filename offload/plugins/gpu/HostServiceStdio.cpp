@@ -123,16 +123,20 @@ bool formatConversion(const Conversion &C, std::string Spec, ArgumentReader &In,
 
 bool offload::plugin::formatPrintfRequest(const unsigned char *Payload,
                                           uint32_t Bytes, uint32_t &Stream,
-                                          std::string &Out,
-                                          std::string &Error) {
+                                          std::string &Out, std::string &Error,
+                                          FileRef *File) {
   ArgumentReader In(Payload, Payload + Bytes);
   PrintfPayload Header;
+  FileRef Target = {};
   std::string Format;
-  if (!In.read(Header) || !In.text(Header.FormatBytes, Format)) {
+  if (!In.read(Header) || (!Header.Stream && !In.read(Target)) ||
+      !In.text(Header.FormatBytes, Format)) {
     Error = "a malformed printf request";
     return false;
   }
-  Stream = Header.Stream;
+  Stream = Target.Stream = Header.Stream;
+  if (File)
+    *File = Target;
   size_t Pos = 0, Done = 0;
   Conversion C;
   while (nextConversion(Format.data(), Format.size(), Pos, C)) {
@@ -156,41 +160,64 @@ FILE *StdioHostService::fileOf(uint32_t Stream) const {
   return nullptr;
 }
 
+/// The text of a printf or puts request, and the file it is for.
+bool StdioHostService::readRequest(const SlotHeader &Header,
+                                   const unsigned char *Payload,
+                                   std::string &Text, FileRef &File,
+                                   std::string &Error) {
+  uint32_t Stream;
+  if (Header.Opcode == OpPrintf)
+    return formatPrintfRequest(Payload, Header.Bytes, Stream, Text, Error,
+                               &File);
+  PutsPayload Puts;
+  uint32_t Offset = sizeof(Puts);
+  if (Header.Bytes >= sizeof(Puts))
+    std::memcpy(&Puts, Payload, sizeof(Puts));
+  if (Header.Bytes < sizeof(Puts) ||
+      (!Puts.Stream && Header.Bytes < sizeof(Puts) + sizeof(FileRef))) {
+    Error = "a malformed puts request";
+    return false;
+  }
+  File = FileRef{Puts.Stream, 0, 0};
+  if (!Puts.Stream) {
+    std::memcpy(&File, Payload + Offset, sizeof(File));
+    Offset += sizeof(File);
+  }
+  Text.assign(reinterpret_cast<const char *>(Payload) + Offset,
+              Header.Bytes - Offset);
+  if (Puts.Newline)
+    Text += '\n';
+  return true;
+}
+
 uint64_t StdioHostService::perform(const SlotHeader &Header,
                                    unsigned char *Payload) {
   std::string Text, Error;
-  uint32_t Stream = 0;
-  bool Newline = false;
-  if (Header.Opcode == OpPrintf) {
-    if (!formatPrintfRequest(Payload, Header.Bytes, Stream, Text, Error))
-      Stream = 0;
-  } else {
-    PutsPayload Puts;
-    if (Header.Bytes < sizeof(Puts)) {
-      Error = "a malformed puts request";
-    } else {
-      std::memcpy(&Puts, Payload, sizeof(Puts));
-      Stream = Puts.Stream;
-      Newline = Puts.Newline;
-      Text.assign(reinterpret_cast<const char *>(Payload) + sizeof(Puts),
-                  Header.Bytes - sizeof(Puts));
-    }
-  }
+  FileRef Target = {};
+  bool WellFormed = readRequest(Header, Payload, Text, Target, Error);
   if (Header.Flags & FlagTruncated)
-    Error = "more output than fits in one request (the rest is left out)";
-  FILE *File = fileOf(Stream);
-  if (!Error.empty() || !File)
+    Error = "more output than fits in one request (" +
+            std::to_string(PayloadBytes) +
+            " bytes with its format and arguments; the rest is left out)";
+  FILE *File = nullptr;
+  if (WellFormed && Target.Stream)
+    File = fileOf(Target.Stream);
+  else if (WellFormed && ResolveFile)
+    // The resolver names a handle the device did not open itself.
+    File = ResolveFile(Target, Header);
+  if (!Error.empty() || (WellFormed && Target.Stream && !File) ||
+      (WellFormed && !Target.Stream && !ResolveFile))
     fprintf(stderr, "omptarget error: %s: block %u thread %u sent %s\n",
             Device.c_str(), Header.Block, Header.Thread,
-            Error.empty() ? "output for a stream other than stdout and stderr"
+            Error.empty() ? "output for a stream other than stdout, stderr "
+                            "and the files it opened"
                           : Error.c_str());
   if (!File)
     return uint64_t(int64_t(-1));
-  if (Newline)
-    Text += '\n';
   // One write per request: another thread's output never lands inside it.
   size_t Written = fwrite(Text.data(), 1, Text.size(), File);
-  fflush(File);
+  if (Target.Stream)
+    fflush(File);
   if (Written != Text.size())
     return uint64_t(int64_t(-1));
   return Header.Opcode == OpPuts ? 0 : uint64_t(Text.size());

@@ -15,7 +15,9 @@
 // clang-22 turns printf in NVPTX code into the driver's vprintf itself, so
 // printf is defined here for AMD GPUs only; fprintf, vfprintf, puts, fputs,
 // fputc, putc and putchar serve both (upstream gets them from LLVM's GPU libc).
-// They write stdout and stderr only; HostFiles.cpp has fopen and friends.
+// They write stdout, stderr and the files fopen opened (HostFiles.cpp has
+// fopen and friends): for a file, the request's stream is 0 and the file's
+// FileRef follows its header.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,8 +42,7 @@ uint32_t length(const char *S) {
   return N;
 }
 
-/// The stream of \p File, or 0 for one printf and puts cannot write.
-uint32_t streamOf(const void *File) { return fileRefOf(File).Stream; }
+const FileRef StdoutRef = {StreamStdout, 0, 0};
 
 template <typename T> void appendValue(Request &R, T Value) {
   append(R, &Value, sizeof(Value));
@@ -85,22 +86,30 @@ void appendArguments(Request &R, const char *Format, uint32_t Length,
   }
 }
 
-int formatTo(uint32_t Stream, const char *Format, va_list Args) {
-  if (!Stream || !Format)
+/// The FileRef of \p File after a request's header, when it is a file.
+void appendFile(Request &R, const FileRef &File) {
+  if (!File.Stream)
+    appendValue(R, File);
+}
+
+int formatTo(const FileRef &File, const char *Format, va_list Args) {
+  if (!Format)
     return -1;
   uint32_t Length = length(Format);
   Request R = claim(OpPrintf);
-  appendValue(R, PrintfPayload{Stream, Length});
+  appendValue(R, PrintfPayload{File.Stream, Length});
+  appendFile(R, File);
   append(R, Format, Length);
   appendArguments(R, Format, Length, Args);
   return int(int64_t(call(R)));
 }
 
-int writeText(uint32_t Stream, const char *Text, bool Newline) {
-  if (!Stream || !Text)
+int writeText(const FileRef &File, const char *Text, bool Newline) {
+  if (!Text)
     return -1;
   Request R = claim(OpPuts);
-  appendValue(R, PutsPayload{Stream, Newline});
+  appendValue(R, PutsPayload{File.Stream, Newline});
+  appendFile(R, File);
   append(R, Text, length(Text));
   return int(int64_t(call(R)));
 }
@@ -116,38 +125,40 @@ void *stderr = &StderrTag;
 int printf(const char *Format, ...) {
   va_list Args;
   va_start(Args, Format);
-  int Result = formatTo(StreamStdout, Format, Args);
+  int Result = formatTo(StdoutRef, Format, Args);
   va_end(Args);
   return Result;
 }
 int vprintf(const char *Format, va_list Args) {
-  return formatTo(StreamStdout, Format, Args);
+  return formatTo(StdoutRef, Format, Args);
 }
 #endif
 
 int fprintf(void *File, const char *Format, ...) {
+  if (!File)
+    return -1;
   va_list Args;
   va_start(Args, Format);
-  int Result = formatTo(streamOf(File), Format, Args);
+  int Result = formatTo(fileRefOf(File), Format, Args);
   va_end(Args);
   return Result;
 }
 int vfprintf(void *File, const char *Format, va_list Args) {
-  return formatTo(streamOf(File), Format, Args);
+  return File ? formatTo(fileRefOf(File), Format, Args) : -1;
 }
-int puts(const char *Text) { return writeText(StreamStdout, Text, true); }
+int puts(const char *Text) { return writeText(StdoutRef, Text, true); }
 int fputs(const char *Text, void *File) {
-  return writeText(streamOf(File), Text, false);
+  return File ? writeText(fileRefOf(File), Text, false) : -1;
 }
 // The optimizer turns some printf and fprintf calls into these.
 int fputc(int C, void *File) {
   char Text[2] = {char(C), 0};
-  return writeText(streamOf(File), Text, false) < 0 ? -1 : (unsigned char)C;
+  return fputs(Text, File) < 0 ? -1 : (unsigned char)C;
 }
 int putc(int C, void *File) { return fputc(C, File); }
 int putchar(int C) {
   char Text[2] = {char(C), 0};
-  return writeText(StreamStdout, Text, false) < 0 ? -1 : (unsigned char)C;
+  return writeText(StdoutRef, Text, false) < 0 ? -1 : (unsigned char)C;
 }
 
 } // extern "C"
