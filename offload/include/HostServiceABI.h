@@ -163,6 +163,8 @@ enum StreamId : uint32_t { StreamStdout = 1, StreamStderr = 2 };
 /// in order (PrintfFormat.h): an int64_t for each `*` and for integers
 /// and pointers, a double for floating point, and for %s a uint32_t length
 /// (NullString for a null pointer) and the characters.
+/// A Stream of 0 is a file the device opened: its FileRef follows this
+/// header (also in PutsPayload's requests).
 struct PrintfPayload {
   uint32_t Stream;
   uint32_t FormatBytes;

@@ -311,7 +311,9 @@ TEST(FortranHostService, TruncatedStatementsAreReported) {
   testing::internal::CaptureStderr();
   Service.perform(S.header(OpFortranStatement, FlagTruncated), S.Bytes.data());
   std::string Err = testing::internal::GetCapturedStderr();
-  EXPECT_NE(Err.find("more than fits in one request"), std::string::npos)
+  EXPECT_NE(Err.find("more than fits in one request (" +
+                     std::to_string(PayloadBytes) + " bytes"),
+            std::string::npos)
       << Err;
 }
 

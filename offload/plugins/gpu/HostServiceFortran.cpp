@@ -214,10 +214,15 @@ void FortranHostService::replayStatement(const SlotHeader &Header,
     // plugin's copy of the runtime would otherwise hold it until exit).
     T->End(T->BeginFlush(Record.Unit, "(device)", Record.SourceLine));
   }
+  // A statement travels in one request: its record, format and items
+  // share the payload.
+  static const std::string TooLong =
+      "more than fits in one request (" + std::to_string(PayloadBytes) +
+      " bytes for the record, its format and its items; the rest is left "
+      "out)";
   const char *Problem =
       !WellFormed                      ? "a malformed record"
-      : Header.Flags & FlagTruncated   ? "more than fits in one request "
-                                         "(the rest is left out)"
+      : Header.Flags & FlagTruncated   ? TooLong.c_str()
       : Header.Flags & FlagUnsupported ? "an item of a type the device "
                                          "cannot send (left out)"
                                        : nullptr;
