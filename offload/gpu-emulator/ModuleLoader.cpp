@@ -76,6 +76,39 @@ void registerWritableData(LoadedModule &M) {
       &S);
 }
 
+/// The path dlopen loads the image in file \p Fd from.
+std::string imagePath(int Fd) { return "/proc/self/fd/" + std::to_string(Fd); }
+
+/// Writes the image to an anonymous file \p Fd, as a host object, and
+/// loads it. The file stays open while the image is loaded: dlopen knows
+/// an object by its path, and given the path of a closed file's number,
+/// which the next image's file gets, it returns the loaded image instead
+/// of loading the new one (the gfx90a image ran in place of the sm_90 one
+/// of a program built for both, and crashed). Returns a CUDA error code.
+int openImage(const void *Image, const Elf64_Ehdr &Header, int &Fd,
+              void *&Handle) {
+  Fd = memfd_create("gpu-emulator-image", MFD_CLOEXEC);
+  size_t Size = elfSize(Image, Header);
+  Elf64_Ehdr HostHeader = Header;
+  HostHeader.e_machine = EM_X86_64;
+  if (Fd < 0 ||
+      write(Fd, &HostHeader, sizeof(HostHeader)) !=
+          ssize_t(sizeof(HostHeader)) ||
+      write(Fd, static_cast<const char *>(Image) + sizeof(HostHeader),
+            Size - sizeof(HostHeader)) != ssize_t(Size - sizeof(HostHeader))) {
+    if (Fd >= 0)
+      close(Fd);
+    return 2; // CUDA_ERROR_OUT_OF_MEMORY
+  }
+  Handle = dlopen(imagePath(Fd).c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!Handle) {
+    fprintf(stderr, "gpu-emulator: cannot load the image: %s\n", dlerror());
+    close(Fd);
+    return 200;
+  }
+  return 0;
+}
+
 } // namespace
 
 int loadModule(const void *Image, LoadedModule *&Out, uint16_t Machine) {
@@ -102,26 +135,10 @@ int loadModule(const void *Image, LoadedModule *&Out, uint16_t Machine) {
     return 209; // CUDA_ERROR_NO_BINARY_FOR_GPU
   }
   exportEmulatorSymbols();
-  int Fd = memfd_create("gpu-emulator-image", MFD_CLOEXEC);
-  size_t Size = elfSize(Image, Header);
-  Elf64_Ehdr HostHeader = Header;
-  HostHeader.e_machine = EM_X86_64;
-  if (Fd < 0 ||
-      write(Fd, &HostHeader, sizeof(HostHeader)) !=
-          ssize_t(sizeof(HostHeader)) ||
-      write(Fd, static_cast<const char *>(Image) + sizeof(HostHeader),
-            Size - sizeof(HostHeader)) != ssize_t(Size - sizeof(HostHeader))) {
-    if (Fd >= 0)
-      close(Fd);
-    return 2; // CUDA_ERROR_OUT_OF_MEMORY
-  }
-  std::string Path = "/proc/self/fd/" + std::to_string(Fd);
-  void *Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  close(Fd);
-  if (!Handle) {
-    fprintf(stderr, "gpu-emulator: cannot load the image: %s\n", dlerror());
-    return 200;
-  }
+  int Fd = -1;
+  void *Handle = nullptr;
+  if (int Error = openImage(Image, Header, Fd, Handle))
+    return Error;
   auto *Version =
       static_cast<const uint32_t *>(dlsym(Handle, abi::ABIVersionSymbol));
   auto *Shared =
@@ -132,9 +149,10 @@ int loadModule(const void *Image, LoadedModule *&Out, uint16_t Machine) {
             "emulator (interface version %u, expected %u)\n",
             Version ? *Version : 0, abi::ABIVersion);
     dlclose(Handle);
+    close(Fd);
     return 209;
   }
-  Out = new LoadedModule{Handle, *Shared, {}};
+  Out = new LoadedModule{Handle, Fd, *Shared, {}};
   registerWritableData(*Out);
   return 0;
 }
@@ -143,6 +161,13 @@ void unloadModule(LoadedModule *Module) {
   for (const void *Range : Module->DataRanges)
     DeviceMemory::get().removeRange(Range);
   dlclose(Module->Handle);
+  // An image that stays loaded (dlclose keeps objects with unique or
+  // no-delete symbols) keeps its file, and so its name, to itself.
+  std::string Path = imagePath(Module->Fd);
+  if (void *Still = dlopen(Path.c_str(), RTLD_LAZY | RTLD_NOLOAD))
+    dlclose(Still);
+  else
+    close(Module->Fd);
   delete Module;
 }
 

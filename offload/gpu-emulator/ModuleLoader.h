@@ -8,9 +8,10 @@
 //
 // An emulated image (llvm/lib/GPUEmulation) is a host shared object; it is
 // written to an anonymous file (memfd) and loaded with dlopen. Its
-// references to the emulator's __gpuemu_* functions bind to this library,
-// which therefore makes itself globally visible first (the CUDA plugin
-// loads it with RTLD_LOCAL). Its writable data counts as device memory.
+// references to the emulator's __gpuemu_* functions bind to this library
+// (libgpuemu.so.1, the executor both drivers share), which therefore makes
+// itself globally visible first (the plugins load the drivers with
+// RTLD_LOCAL). Its writable data counts as device memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,8 @@ namespace gpuemu {
 
 struct LoadedModule {
   void *Handle = nullptr;
+  /// The anonymous file it was loaded from, open while it is loaded.
+  int Fd = -1;
   uint64_t StaticSharedBytes = 0;
   std::vector<const void *> DataRanges;
 };
