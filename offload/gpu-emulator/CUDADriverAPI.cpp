@@ -148,6 +148,15 @@ CUDA_API cuDeviceGetAttribute(int *Value, int Attribute, int) {
   case 76:
     *Value = 0;
     return Success;
+  // Kernels run on the CPU and read any host memory while the host uses it:
+  // managed memory, pageable memory access and concurrent managed access,
+  // as HMM or a coherent link gives a real GPU, so `requires
+  // unified_shared_memory` programs run (HSA's answer is the same).
+  case 83:
+  case 88:
+  case 89:
+    *Value = 1;
+    return Success;
   default:
     return InvalidValue;
   }

@@ -226,6 +226,13 @@ HSA_EXPORT hsa_status_t hsa_system_get_info(int Attribute, void *Value) {
     return put<uint64_t>(Value, uint64_t(Now.tv_sec) * 1000000000u +
                                     uint64_t(Now.tv_nsec));
   }
+  // Kernels run on the CPU and read any host memory, pageable included:
+  // what HMM (shared virtual memory) with XNACK gives a real GPU, so
+  // `requires unified_shared_memory` programs run (the CUDA driver says
+  // the same through its attributes).
+  if (Attribute == HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED ||
+      Attribute == HSA_AMD_SYSTEM_INFO_XNACK_ENABLED)
+    return put<bool>(Value, true);
   return HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
 
