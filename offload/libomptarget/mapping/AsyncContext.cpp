@@ -65,6 +65,10 @@ bool AsyncContext::complete(const char *Call, bool CallFailed,
 }
 
 bool AsyncContext::synchronize() {
+  // A synchronous device's context never holds work (queue() is null and
+  // completion work runs at once): nothing to lock for, on every construct.
+  if (!Asynchronous)
+    return !Failed;
   std::lock_guard<std::mutex> Guard(Lock);
   if (!Queued && After.empty())
     return !Failed;

@@ -32,7 +32,6 @@
 #include "mapping/MappingTable.h"
 
 #include <atomic>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -102,7 +101,10 @@ private:
   std::atomic<unsigned> Polls{0};
   __tgt_async_info Info{nullptr};
   std::vector<std::function<void()>> After;
-  std::deque<std::unique_ptr<char[]>> Staged;
+  /// Each staged value has a buffer of its own, which stays put when the
+  /// vector grows. (A vector, not a deque: every construct makes a context,
+  /// and an empty vector allocates nothing.)
+  std::vector<std::unique_ptr<char[]>> Staged;
   /// Held while completing: the owner polls while a construct waiting for
   /// an entry this one settles may complete it (InFlightConstructs).
   std::mutex Lock;
