@@ -65,6 +65,9 @@ struct GPUThread {
   /// tells whether a spinning lane has looked again since a lane of its
   /// warp arrived in activemask.
   uint64_t LastEvent = 0;
+  /// It waits in activemask for an AMD wavefront operation (Op) over the
+  /// lanes that arrive with it, which their release completes at once.
+  bool WaveOpPending = false;
   uint32_t BarrierId = 0;
   WarpOperation Op;
 };

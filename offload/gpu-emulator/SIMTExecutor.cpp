@@ -145,6 +145,7 @@ void startBlock(BlockState &Block, const LaunchConfig &Config, uint64_t Linear,
   for (GPUThread &T : Block.Threads) {
     T.Wait = ThreadWait::None;
     T.Spinning = false;
+    T.WaveOpPending = false;
     // make_fcontext takes the top of the stack (it grows down).
     T.Resume = make_fcontext(static_cast<char *>(Stacks.stack(T.Index)) +
                                  Stacks.size(),

@@ -152,6 +152,46 @@ uint64_t warpOperation(uint32_t Kind, uint64_t Mask, uint32_t Value, uint32_t B,
   return Self.Op.Result;
 }
 
+/// Releases lanes \p Exec of warp \p Warp from activemask, with \p Exec as
+/// their answer; when all of them wait for the same wavefront operation,
+/// it runs over them now (the EXEC mask), sparing each lane a second wait.
+void releaseExecMask(BlockState &Block, uint32_t Warp, uint64_t Exec) {
+  GPUThread *Base = &Block.Threads[uint64_t(Warp) * Block.WarpSize];
+  uint32_t First = uint32_t(__builtin_ctzll(Exec));
+  bool SameOperation = true;
+  for (uint32_t L = First; L < Block.WarpSize; ++L)
+    if ((Exec >> L & 1) &&
+        (!Base[L].WaveOpPending || Base[L].Op.Kind != Base[First].Op.Kind))
+      SameOperation = false;
+  for (uint32_t L = First; L < Block.WarpSize; ++L) {
+    if (!(Exec >> L & 1))
+      continue;
+    if (SameOperation) {
+      Base[L].Op.Mask = Exec;
+      Base[L].WaveOpPending = false;
+      continue;
+    }
+    Base[L].Op.Result = Exec;
+    Base[L].Wait = ThreadWait::None;
+  }
+  if (SameOperation)
+    completeWarpOperation(Block, Warp, Exec);
+}
+
+/// An AMD wavefront operation over the lanes that reach it together (the
+/// EXEC mask, as activemask defines it).
+uint64_t waveOperation(uint32_t Kind, uint32_t Value, uint32_t B) {
+  GPUThread &Self = *CurrentThread;
+  Self.Op = WarpOperation{Kind, 0, Value, B, 0, 0};
+  Self.WaveOpPending = true;
+  uint64_t Exec = __gpuemu_activemask64();
+  if (!Self.WaveOpPending)
+    return Exec; // the operation's result
+  // Lanes at other points of the code arrived too: take part with Exec.
+  Self.WaveOpPending = false;
+  return warpOperation(Kind, Exec, Value, B, 0);
+}
+
 } // namespace
 
 void arriveAtBarrier(uint32_t Id, uint32_t Count) {
@@ -215,11 +255,7 @@ bool releaseActiveMaskWaiters(BlockState &Block) {
       Settled = false;
     if (!Waiting || !Settled)
       continue;
-    for (uint32_t L = 0; L < Block.WarpSize; ++L)
-      if (Waiting >> L & 1) {
-        Base[L].Op.Result = Waiting;
-        Base[L].Wait = ThreadWait::None;
-      }
+    releaseExecMask(Block, W, Waiting);
     Released = true;
   }
   return Released;
@@ -269,13 +305,12 @@ __attribute__((visibility("default"))) uint32_t __gpuemu_activemask() {
 // that reach it together, as activemask defines them.
 __attribute__((visibility("default"))) uint64_t
 __gpuemu_wave_ballot(uint32_t Predicate) {
-  return warpOperation(VoteBase + uint32_t(VoteKind::Ballot),
-                       __gpuemu_activemask64(), Predicate != 0, 0, 0);
+  return waveOperation(VoteBase + uint32_t(VoteKind::Ballot), Predicate != 0,
+                       0);
 }
 
 __attribute__((visibility("default"))) uint32_t
 __gpuemu_wave_permute(uint32_t SourceLane, uint32_t Value) {
-  return uint32_t(warpOperation(PermuteKind, __gpuemu_activemask64(), Value,
-                                SourceLane, 0));
+  return uint32_t(waveOperation(PermuteKind, Value, SourceLane));
 }
 }
