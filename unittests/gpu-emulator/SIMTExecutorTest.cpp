@@ -31,8 +31,10 @@ namespace {
 uint32_t reg(SReg R) { return uint32_t(__gpuemu_sreg(uint32_t(R))); }
 
 LaunchResult launch(void (*Kernel)(void **), void **Params, Dim3 Grid,
-                    Dim3 Block, uint64_t SharedBytes = 0) {
+                    Dim3 Block, uint64_t SharedBytes = 0,
+                    uint32_t WarpSize = 32) {
   LaunchConfig Config;
+  Config.WarpSize = WarpSize;
   Config.KernelName = "test";
   Config.Entry = Kernel;
   Config.Params = Params;
@@ -154,6 +156,36 @@ TEST(SIMTExecutor, SpinningLanesReachActiveMaskWithTheirReleaser) {
   for (uint32_t L = 0; L < 31; ++L)
     EXPECT_EQ(Out[L], 0x7fffffffu) << L;
   EXPECT_EQ(Out[31], 0x80000000u);
+}
+
+// On a 64-lane AMD wavefront, ballots and ds_bpermute run over the lanes
+// that reach them together (the EXEC mask): all 64, then the 40 lanes that
+// took a branch (the others have exited).
+void wavefrontKernel(void **Params) {
+  auto *Out = *static_cast<uint64_t **>(Params[0]);
+  uint32_t Lane = reg(SReg::LaneId);
+  uint64_t Odd = __gpuemu_wave_ballot(Lane & 1);
+  uint32_t Next = __gpuemu_wave_permute((Lane + 1) % 64, Lane * 10);
+  uint64_t Low = 0;
+  if (Lane < 40)
+    Low = __gpuemu_wave_ballot(1);
+  Out[Lane * 3] = Odd;
+  Out[Lane * 3 + 1] = Next;
+  Out[Lane * 3 + 2] = Low;
+}
+
+TEST(SIMTExecutor, WavefrontOperationsRunOverTheExecMask) {
+  std::vector<uint64_t> Out(64 * 3);
+  uint64_t *Ptr = Out.data();
+  void *Params[] = {&Ptr};
+  LaunchResult R =
+      launch(wavefrontKernel, Params, {2, 1, 1}, {64, 1, 1}, 0, 64);
+  ASSERT_EQ(R.Code, 0) << R.Message;
+  for (uint32_t L = 0; L < 64; ++L) {
+    EXPECT_EQ(Out[L * 3], 0xaaaaaaaaaaaaaaaaull) << L;
+    EXPECT_EQ(Out[L * 3 + 1], (L + 1) % 64 * 10) << L;
+    EXPECT_EQ(Out[L * 3 + 2], L < 40 ? (1ull << 40) - 1 : 0) << L;
+  }
 }
 
 // 10000 blocks, on several host threads: each block's shared memory is its
