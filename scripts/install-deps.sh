@@ -23,7 +23,8 @@ PACKAGES=(
   # HSA runtime the AMDGPU plugin loads (it finds no agent without a GPU).
   rocm-device-libs libhsa-runtime64-1
   # The GPU emulator's context switch between GPU threads (fcontext, linked
-  # statically into lib/gpu-emulator/libcuda.so.1).
+  # statically into lib/gpu-emulator/libgpuemu.so.1, the executor that the
+  # emulated libcuda.so.1 and libhsa-runtime64.so.1 share).
   libboost-context1.74-dev
   # MPI + offload programs (test/mpi, docs/MPI.md): mpirun, and mpicxx/mpifort
   # driving our shims.
