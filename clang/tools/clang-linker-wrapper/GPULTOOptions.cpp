@@ -12,15 +12,58 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
+#include <optional>
 
 using namespace llvm;
 
 namespace wrapper {
 
-std::vector<std::string> gpuLTOOptions(ArrayRef<std::string> UserArgs) {
-  // Link-time OpenMPOpt is off unless asked for (GPULTOOptions.h says why).
-  std::vector<std::string> Args = {"-openmp-opt-disable"};
+namespace {
+
+/// Whether the last of \p Args that sets the boolean LLVM option \p Name
+/// ("-Name", "--Name", "-Name=<value>") turns it on; std::nullopt when none
+/// sets it. A value LLVM would refuse counts as neither (LLVM reports it).
+std::optional<bool> lastBoolOption(ArrayRef<std::string> Args, StringRef Name) {
+  std::optional<bool> Value;
+  for (StringRef Arg : Args) {
+    if (!Arg.consume_front("-"))
+      continue;
+    Arg.consume_front("-");
+    if (!Arg.consume_front(Name))
+      continue;
+    if (Arg.empty())
+      Value = true;
+    else if (Arg == "=true" || Arg == "=1" || Arg == "=TRUE" || Arg == "=True")
+      Value = true;
+    else if (Arg == "=false" || Arg == "=0" || Arg == "=FALSE" ||
+             Arg == "=False")
+      Value = false;
+  }
+  return Value;
+}
+
+} // namespace
+
+std::vector<std::string> gpuLinkLLVMArgs(ArrayRef<std::string> UserArgs,
+                                         bool RunLinksAMDGPU) {
+  std::vector<std::string> Args;
+  if (RunLinksAMDGPU)
+    Args.push_back("-openmp-opt-disable");
   Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
+  return Args;
+}
+
+std::vector<std::string> gpuLTOOptions(ArrayRef<std::string> UserArgs) {
+  std::vector<std::string> Args(UserArgs.begin(), UserArgs.end());
+  // Without its state-machine rewrite, OpenMPOpt leaves a kernel it
+  // SPMD-ised asking for the generic state machine, which the device
+  // runtime reads as Flang's Generic-SPMD and runs in generic mode, with a
+  // wrong result (GPULTOOptions.h); so that option turns SPMD-isation off
+  // too, unless the user set SPMD-isation explicitly.
+  if (lastBoolOption(UserArgs, "openmp-opt-disable-state-machine-rewrite")
+          .value_or(false) &&
+      !lastBoolOption(UserArgs, "openmp-opt-disable-spmdization"))
+    Args.push_back("-openmp-opt-disable-spmdization");
   return Args;
 }
 

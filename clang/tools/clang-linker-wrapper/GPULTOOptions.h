@@ -11,32 +11,33 @@
 // `-Wl,--offload-opt=X` given to the driver) steer it, as upstream's device
 // link forwards them to ld.lld's LTO.
 //
-// The pipeline is LLVM's full-LTO pipeline. Its link-time OpenMPOpt pass is
-// off by default (`-openmp-opt-disable`); `--offload-opt=
-// -openmp-opt-disable=false` turns it on. On, it turns generic kernels whose
-// sequential part is safe on every thread into SPMD kernels and moves
-// globalised locals to shared memory. It used to be unaffordable: its
-// Attributor specialised each of the device runtime's 65 indirect
-// region-call sites (one per argument count, InvokeRegion.inc) into a
-// comparison with every outlined region of the program, and the inliner
-// copied the regions into all of them (a 33-kernel solver ran >10
-// CPU-minutes for gfx90a). The runtime now hides the region pointer from the
-// optimizer there (hideFromOptimizer in openmp/device/src/Parallel.h), so
-// the pass costs time linear in the program, and the link always takes the
-// runtime entry points the pass writes calls to (GPUBitcodeLTO.cpp).
-//
-// It stays off by default because, on, it still breaks programs that ran
-// right without it (found on the GPU emulator, not yet fixed):
-//  - the pass assumes a value in memory has no writer it cannot see: the
-//    device half of the host-service channel (openmp/device/gpu/
-//    HostService.cpp) spins on a slot the host writes, the pass folded that
-//    load, and the kernel never left the loop (test/emulator/host-files.test);
-//  - the state machine it writes into generic kernels deadlocked in kernels
-//    whose parallel region has a reduction (the GPU kit's device_malloc and
-//    reductions, 97 threads at the region barrier). Without that rewrite
-//    (-openmp-opt-disable-state-machine-rewrite) a kernel it SPMD-ises keeps
-//    UseGenericStateMachine, which our runtime reads as Flang's
-//    Generic-SPMD and runs in generic mode, so that is no way out.
+// The pipeline is LLVM's full-LTO pipeline, link-time OpenMPOpt included,
+// as upstream's device link runs it (`--offload-opt=-openmp-opt-disable`
+// turns the pass off), except in runs that link for an AMD GPU (see
+// gpuLinkLLVMArgs). Seeing the whole program with the device runtime, it
+// turns generic kernels whose sequential part is safe on every thread into
+// SPMD kernels, writes a state machine of its own into the other generic
+// kernels (direct calls of their parallel regions), and moves globalised
+// locals to shared memory. What it needs of the rest of the toolchain:
+//  - time linear in the program: the device runtime hides the region
+//    pointer from the optimizer at its 65 region-call sites
+//    (hideFromOptimizer in openmp/device/src/Parallel.h); the Attributor
+//    once compared each site with every region of the program and the
+//    inliner copied the regions into all of them (a 33-kernel solver ran
+//    >10 CPU-minutes for gfx90a);
+//  - the runtime entry points the code it writes calls, which the link
+//    always takes (GPUBitcodeLTO.cpp);
+//  - launches no larger than the kernel's compiled block bound: the pass
+//    folds the block size its state machine reads to the kernel's
+//    thread_limit (the CUDA driver refuses larger blocks and the CUDA
+//    plugin caps by it; the GPU emulator once did not, and the state
+//    machine deadlocked);
+//  - its state-machine rewrite when it SPMD-ises: that rewrite is what
+//    clears an SPMD-ised kernel's UseGenericStateMachine, and a kernel left
+//    with it runs in generic mode (our runtime's reading of Flang's
+//    Generic-SPMD) and computes a wrong result. So
+//    `-openmp-opt-disable-state-machine-rewrite` also turns SPMD-isation
+//    off, unless the user sets `-openmp-opt-disable-spmdization` explicitly.
 //===----------------------------------------------------------------------===//
 
 #ifndef CLANG_LINKER_WRAPPER_GPULTOOPTIONS_H
@@ -50,8 +51,20 @@
 
 namespace wrapper {
 
-/// The LLVM options the GPU LTO runs with: the wrapper's defaults, then
-/// \p UserArgs (which therefore win).
+/// The LLVM options of the GPU device links of one wrapper run: \p UserArgs
+/// after `-openmp-opt-disable` when the run links for an AMD GPU
+/// (\p RunLinksAMDGPU). Link-time OpenMPOpt stays off there by default: on,
+/// a `parallel for` reduction nested in a generic `teams distribute`
+/// reduction computes 0 on the emulated gfx90a (test/emulator/amdgpu/
+/// nested-reduction.test), which is not understood yet. LLVM's options are
+/// one set per process, so an NVIDIA link in the same run goes without the
+/// pass too; `--offload-opt=-openmp-opt-disable=false` turns it on.
+std::vector<std::string> gpuLinkLLVMArgs(llvm::ArrayRef<std::string> UserArgs,
+                                         bool RunLinksAMDGPU);
+
+/// The LLVM options the GPU LTO runs with: \p UserArgs, plus
+/// `-openmp-opt-disable-spmdization` when they turn OpenMPOpt's
+/// state-machine rewrite off without saying anything of SPMD-isation.
 std::vector<std::string> gpuLTOOptions(llvm::ArrayRef<std::string> UserArgs);
 
 /// Sets gpuLTOOptions(\p UserArgs) in LLVM's option registry, once per
