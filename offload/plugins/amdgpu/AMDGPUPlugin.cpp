@@ -162,6 +162,7 @@ class AMDGPUDevice final : public PluginDevice {
 public:
   AMDGPUDevice(const HSARuntime &Runtime, int32_t Id, int32_t NumDevices)
       : Runtime(Runtime), API(Runtime.api()), Id(Id), NumDevices(NumDevices),
+        GlobalId(Id), NumGlobalDevices(NumDevices),
         Agent(Runtime.gpuAgents()[size_t(Id)]) {}
 
   ~AMDGPUDevice() override {
@@ -598,6 +599,12 @@ public:
         {"Staged async copies",
          "up to " + std::to_string(AMDKnobs.MaxAsyncCopyBytes) + " bytes"});
     return P;
+  }
+
+  void setDeviceNumbering(int32_t GlobalDeviceId,
+                          int32_t NumAllDevices) override {
+    GlobalId = GlobalDeviceId;
+    NumGlobalDevices = NumAllDevices;
   }
 
   void printInfo(FILE *Out) override {
@@ -1144,8 +1151,10 @@ private:
                               sizeof(DeviceEnvironmentLayout), Address, Absent))
       return Absent ? Status::ok() : S; // Absent: not our device runtime
     DeviceEnvironmentLayout Env{};
-    Env.NumDevices = uint32_t(NumDevices);
-    Env.DeviceNum = uint32_t(Id);
+    // The program's numbering, for omp_get_device_num/omp_get_num_devices
+    // (upstream writes the plugin's own, wrong beside another plugin).
+    Env.NumDevices = uint32_t(NumGlobalDevices);
+    Env.DeviceNum = uint32_t(GlobalId);
     Env.HardwareParallelism = ComputeUnits;
     Env.DeviceDebugKind = deviceRuntimeDebugKind();
     Env.DynamicMemSize = Knobs.SharedMemoryBytes;
@@ -1156,6 +1165,8 @@ private:
   const HSAAPI &API;
   int32_t Id;
   int32_t NumDevices;
+  /// The device's number among all devices of the process, and their count.
+  int32_t GlobalId, NumGlobalDevices;
   hsa_agent_t Agent;
   hsa_agent_t HostAgent{};
   std::string Name;

@@ -93,7 +93,8 @@ struct StreamRecord {
 class CUDADevice final : public PluginDevice {
 public:
   CUDADevice(const CUDADriver &Driver, int32_t Id, int32_t NumDevices)
-      : Driver(Driver), API(Driver.api()), Id(Id), NumDevices(NumDevices) {}
+      : Driver(Driver), API(Driver.api()), Id(Id), NumDevices(NumDevices),
+        GlobalId(Id), NumGlobalDevices(NumDevices) {}
 
   ~CUDADevice() override {
     // A device is destroyed only when its initialize() failed (the plugin
@@ -512,6 +513,12 @@ public:
     return Status::ok();
   }
 
+  void setDeviceNumbering(int32_t GlobalDeviceId,
+                          int32_t NumAllDevices) override {
+    GlobalId = GlobalDeviceId;
+    NumGlobalDevices = NumAllDevices;
+  }
+
   void printInfo(FILE *Out) override {
     fprintf(Out,
             "    Device %d of %d: %s (CUDA, sm_%d%d, %d multiprocessors, "
@@ -667,8 +674,10 @@ private:
     if (Found != CUDA_SUCCESS)
       return failure("cuModuleGetGlobal", Found, What);
     DeviceEnvironmentLayout Env{};
-    Env.NumDevices = uint32_t(NumDevices);
-    Env.DeviceNum = uint32_t(Id);
+    // The program's numbering, for omp_get_device_num/omp_get_num_devices
+    // (upstream writes the plugin's own, wrong beside another plugin).
+    Env.NumDevices = uint32_t(NumGlobalDevices);
+    Env.DeviceNum = uint32_t(GlobalId);
     Env.ClockFrequency = uint64_t(ClockKHz) * 1000;
     Env.HardwareParallelism = uint64_t(Multiprocessors);
     Env.DeviceDebugKind = deviceRuntimeDebugKind();
@@ -931,6 +940,8 @@ private:
   const CUDADriverAPI &API;
   int32_t Id;
   int32_t NumDevices;
+  /// The device's number among all devices of the process, and their count.
+  int32_t GlobalId, NumGlobalDevices;
   const KernelTimeout Timeout = kernelTimeoutFromEnvironment();
   const LaunchKnobs Knobs = launchKnobsFromEnvironment();
   CUdevice Device = 0;
