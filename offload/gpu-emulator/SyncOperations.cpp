@@ -178,16 +178,40 @@ void releaseExecMask(BlockState &Block, uint32_t Warp, uint64_t Exec) {
     completeWarpOperation(Block, Warp, Exec);
 }
 
-/// An AMD wavefront operation over the lanes that reach it together (the
-/// EXEC mask, as activemask defines it).
-uint64_t waveOperation(uint32_t Kind, uint32_t Value, uint32_t B) {
+// While a lane waits in activemask, the lanes of its operation are not
+// known yet: its Op.Mask holds the code address it waits at instead (the
+// return address of the emulator call, the device code's program counter).
+// Only lanes at the same address run together, as a GPU's lanes do only at
+// the same instruction: lanes of a warp in another activemask (a diverged
+// path) get their own mask. Merging them gave wrong masks and values: a
+// ballot and a readfirstlane of the same wavefront taken as one operation
+// (the host-service ticket of emulator/amdgpu/host-file-print.test).
+uintptr_t siteOf(const GPUThread &T) { return uintptr_t(T.Op.Mask); }
+
+/// The lanes of the calling thread's warp that reach activemask at \p Site
+/// with it, i.e. in the same scheduling round.
+uint64_t activeMaskAt(const void *Site) {
+  GPUThread &Self = *CurrentThread;
+  Self.Op.Mask = uint64_t(uintptr_t(Site));
+  Self.Wait = ThreadWait::ActiveMask;
+  Self.LastEvent = ++CurrentBlock->Events;
+  while (Self.Wait != ThreadWait::None)
+    switchToScheduler();
+  return Self.Op.Result;
+}
+
+/// An AMD wavefront operation at \p Site over the lanes that reach it
+/// together (the EXEC mask, as activemask defines it).
+uint64_t waveOperation(const void *Site, uint32_t Kind, uint32_t Value,
+                       uint32_t B) {
   GPUThread &Self = *CurrentThread;
   Self.Op = WarpOperation{Kind, 0, Value, B, 0, 0};
   Self.WaveOpPending = true;
-  uint64_t Exec = __gpuemu_activemask64();
+  uint64_t Exec = activeMaskAt(Site);
   if (!Self.WaveOpPending)
     return Exec; // the operation's result
-  // Lanes at other points of the code arrived too: take part with Exec.
+  // Lanes of another operation at the same address arrived too (a shared
+  // helper's code): take part with Exec.
   Self.WaveOpPending = false;
   return warpOperation(Kind, Exec, Value, B, 0);
 }
@@ -255,7 +279,16 @@ bool releaseActiveMaskWaiters(BlockState &Block) {
       Settled = false;
     if (!Waiting || !Settled)
       continue;
-    releaseExecMask(Block, W, Waiting);
+    // One EXEC mask per code address the lanes wait at.
+    while (Waiting) {
+      uintptr_t Site = siteOf(Base[__builtin_ctzll(Waiting)]);
+      uint64_t Exec = 0;
+      for (uint32_t L = 0; L < Block.WarpSize; ++L)
+        if ((Waiting >> L & 1) && siteOf(Base[L]) == Site)
+          Exec |= uint64_t(1) << L;
+      Waiting &= ~Exec;
+      releaseExecMask(Block, W, Exec);
+    }
     Released = true;
   }
   return Released;
@@ -289,28 +322,25 @@ __attribute__((visibility("default"))) void __gpuemu_syncwarp(uint32_t Mask) {
 // converged lanes arrive together and diverged ones (in a barrier, still
 // spinning after a look at memory that the arrivals wrote) do not.
 __attribute__((visibility("default"))) uint64_t __gpuemu_activemask64() {
-  GPUThread &Self = *CurrentThread;
-  Self.Wait = ThreadWait::ActiveMask;
-  Self.LastEvent = ++CurrentBlock->Events;
-  while (Self.Wait != ThreadWait::None)
-    switchToScheduler();
-  return Self.Op.Result;
+  return activeMaskAt(__builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) uint32_t __gpuemu_activemask() {
-  return uint32_t(__gpuemu_activemask64());
+  return uint32_t(activeMaskAt(__builtin_return_address(0)));
 }
 
 // An AMD wavefront operation runs over the lanes of the EXEC mask: those
 // that reach it together, as activemask defines them.
 __attribute__((visibility("default"))) uint64_t
 __gpuemu_wave_ballot(uint32_t Predicate) {
-  return waveOperation(VoteBase + uint32_t(VoteKind::Ballot), Predicate != 0,
+  return waveOperation(__builtin_return_address(0),
+                       VoteBase + uint32_t(VoteKind::Ballot), Predicate != 0,
                        0);
 }
 
 __attribute__((visibility("default"))) uint32_t
 __gpuemu_wave_permute(uint32_t SourceLane, uint32_t Value) {
-  return uint32_t(waveOperation(PermuteKind, Value, SourceLane));
+  return uint32_t(waveOperation(__builtin_return_address(0), PermuteKind, Value,
+                                SourceLane));
 }
 }

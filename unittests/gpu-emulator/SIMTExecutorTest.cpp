@@ -188,6 +188,31 @@ TEST(SIMTExecutor, WavefrontOperationsRunOverTheExecMask) {
   }
 }
 
+// Lanes of one wavefront that reach different wavefront operations in the
+// same round (two sides of a branch) are two EXEC masks, as on a GPU: the
+// ballot sees only its 16 lanes, the readfirstlane (ds_bpermute from the
+// first lane) reads lane 16. Taken as one mask, the ballot counted all 64
+// lanes and the readfirstlane read lane 0's ballot predicate.
+void divergedWaveOperationsKernel(void **Params) {
+  auto *Out = *static_cast<uint64_t **>(Params[0]);
+  uint32_t Lane = reg(SReg::LaneId);
+  if (Lane < 16)
+    Out[Lane] = __gpuemu_wave_ballot(1);
+  else
+    Out[Lane] = __gpuemu_wave_permute(~0u, Lane * 10);
+}
+
+TEST(SIMTExecutor, DivergedWavefrontOperationsHaveTheirOwnExecMasks) {
+  std::vector<uint64_t> Out(64);
+  uint64_t *Ptr = Out.data();
+  void *Params[] = {&Ptr};
+  LaunchResult R = launch(divergedWaveOperationsKernel, Params, {1, 1, 1},
+                          {64, 1, 1}, 0, 64);
+  ASSERT_EQ(R.Code, 0) << R.Message;
+  for (uint32_t L = 0; L < 64; ++L)
+    EXPECT_EQ(Out[L], L < 16 ? 0xffffull : 160u) << L;
+}
+
 // 10000 blocks, on several host threads: each block's shared memory is its
 // own.
 void blocksKernel(void **Params) {

@@ -1,10 +1,6 @@
 // fprintf, vfprintf, fputs, fputc, putc and fwrite to a FILE * the device
 // opened, through the host-service channel, interleaved across 64 threads;
-// output to a FILE * the device did not open is refused with -1. With a
-// second argument `one-thread` the 64-thread part is left out (on the
-// emulated gfx90a, 64 threads each fopen-ing, fputs/fprintf-ing to and
-// fclose-ing a file hang now and then after the host has written every
-// line; fwrite from the same threads does not: not yet understood).
+// output to a FILE * the device did not open is refused with -1.
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,8 +37,6 @@ int main(int argc, char **argv) {
          Results[0], Results[1], Results[2], Results[3], Results[4], Results[5],
          Results[6]);
   fflush(stdout);
-  if (argc > 2 && strcmp(argv[2], "one-thread") == 0)
-    return 0;
   int Lines[64] = {0};
 #pragma omp target teams distribute parallel for num_teams(2) thread_limit(32) \
     map(to                                                                     \
