@@ -20,6 +20,8 @@
 #ifndef OFFLOAD_GPU_EMULATOR_BLOCKSTATE_H
 #define OFFLOAD_GPU_EMULATOR_BLOCKSTATE_H
 
+#include "FiberAnnotations.h"
+
 #include <boost/context/detail/fcontext.hpp>
 
 #include <cstdint>
@@ -55,6 +57,10 @@ using Context = boost::context::detail::fcontext_t;
 struct GPUThread {
   /// Where the thread resumes; valid while it does not run.
   Context Resume = nullptr;
+#if GPUEMU_TSAN_FIBERS
+  /// The TSan fiber of its stack (FiberAnnotations.h).
+  void *Fiber = nullptr;
+#endif
   uint32_t Index = 0; // linear id in the block
   Dim3 Id;
   ThreadWait Wait = ThreadWait::None;
@@ -102,6 +108,10 @@ struct BlockState {
   int FailureCode = 0;
   /// Where the block's scheduler resumes while a GPU thread runs.
   Context Scheduler = nullptr;
+#if GPUEMU_TSAN_FIBERS
+  /// The TSan fiber the scheduler runs as: its host thread's.
+  void *SchedulerFiber = nullptr;
+#endif
   /// Index of the host worker running this block (reported as %smid).
   uint32_t Worker = 0, Workers = 1;
 

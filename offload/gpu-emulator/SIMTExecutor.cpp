@@ -28,6 +28,7 @@ using boost::context::detail::make_fcontext;
 using boost::context::detail::transfer_t;
 
 void switchToScheduler() {
+  GPUEMU_SWITCH_FIBER(CurrentBlock->SchedulerFiber);
   transfer_t Back = jump_fcontext(CurrentBlock->Scheduler, nullptr);
   CurrentBlock->Scheduler = Back.fctx;
 }
@@ -45,6 +46,7 @@ void failLaunch(int CudaError, const std::string &Message) {
         std::to_string(Self.Id.Y) + "," + std::to_string(Self.Id.Z) + ")";
   }
   // The scheduler never resumes a thread of a failed block.
+  GPUEMU_SWITCH_FIBER(Block.SchedulerFiber);
   jump_fcontext(Block.Scheduler, nullptr);
   std::abort();
 }
@@ -54,15 +56,23 @@ namespace {
 /// The launch the blocks of this host thread belong to.
 thread_local const LaunchConfig *CurrentLaunch GPUEMU_FAST_TLS = nullptr;
 
-/// Where every GPU thread starts: runs the kernel, then exits for good.
-void threadMain(transfer_t From) {
-  CurrentBlock->Scheduler = From.fctx;
+/// Runs the kernel as the current GPU thread and records its exit.
+void runThread(Context Scheduler) {
+  CurrentBlock->Scheduler = Scheduler;
   CurrentLaunch->Entry(CurrentLaunch->Params);
   CurrentThread->Wait = ThreadWait::Exited;
   CurrentBlock->WarpExited[CurrentBlock->warpOf(*CurrentThread)] |=
       uint64_t(1) << CurrentBlock->laneOf(*CurrentThread);
   --CurrentBlock->Live;
   recheckAfterExit(*CurrentBlock, *CurrentThread);
+}
+
+/// Where every GPU thread starts: runs the kernel, then exits for good.
+/// It never returns, so under TSan it leaves no frame on the fiber's shadow
+/// stack (FiberAnnotations.h); what it calls is instrumented.
+GPUEMU_NOT_INSTRUMENTED void threadMain(transfer_t From) {
+  runThread(From.fctx);
+  GPUEMU_SWITCH_FIBER(CurrentBlock->SchedulerFiber);
   jump_fcontext(CurrentBlock->Scheduler, nullptr);
   std::abort();
 }
@@ -102,6 +112,7 @@ void scheduleBlock(BlockState &Block) {
         continue;
       CurrentThread = &T;
       T.Spinning = false;
+      GPUEMU_SWITCH_FIBER(T.Fiber);
       T.Resume = jump_fcontext(T.Resume, nullptr).fctx;
       Ran = true;
       if (Block.Failed)
@@ -196,7 +207,13 @@ void worker(GridRun &Run, unsigned Index, unsigned Workers) {
   for (uint64_t I = 0; I < Threads; ++I) {
     Block->Threads[I].Index = uint32_t(I);
     Block->Threads[I].Id = unflatten(I, Config.Block);
+#if GPUEMU_TSAN_FIBERS
+    Block->Threads[I].Fiber = Stacks.fiber(I);
+#endif
   }
+#if GPUEMU_TSAN_FIBERS
+  Block->SchedulerFiber = __tsan_get_current_fiber();
+#endif
   CurrentBlock = Block.get();
   CurrentLaunch = &Config;
   uint64_t Total = Config.Grid.count();

@@ -31,8 +31,25 @@ ThreadStacks::ThreadStacks(uint64_t Count, size_t RequestedBytes)
   Base = static_cast<char *>(Memory);
   for (uint64_t I = 0; I < Count; ++I)
     mprotect(Base + I * Stride, Guard, PROT_NONE);
+#if GPUEMU_TSAN_FIBERS
+  Fibers.resize(Count);
+  for (uint64_t I = 0; I < Count; ++I) {
+    Fibers[I] = __tsan_create_fiber(0);
+    char Name[48];
+    snprintf(Name, sizeof(Name), "gpu-emulator thread %llu",
+             (unsigned long long)I);
+    __tsan_set_fiber_name(Fibers[I], Name);
+  }
+#endif
 }
 
-ThreadStacks::~ThreadStacks() { munmap(Base, Stride * Count); }
+ThreadStacks::~ThreadStacks() {
+#if GPUEMU_TSAN_FIBERS
+  // The worker destroys them on its own fiber, after its last block.
+  for (void *Fiber : Fibers)
+    __tsan_destroy_fiber(Fiber);
+#endif
+  munmap(Base, Stride * Count);
+}
 
 } // namespace gpuemu

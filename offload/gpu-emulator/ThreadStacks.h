@@ -9,15 +9,21 @@
 // One stack per thread of a block, reused by every block the worker runs.
 // Each has an inaccessible guard page below it, so an overflow faults
 // instead of corrupting the neighbouring thread's stack. Pages are only
-// committed when touched.
+// committed when touched. Under ThreadSanitizer each stack also has a TSan
+// fiber, which every context started on it runs as (FiberAnnotations.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef OFFLOAD_GPU_EMULATOR_THREADSTACKS_H
 #define OFFLOAD_GPU_EMULATOR_THREADSTACKS_H
 
+#include "FiberAnnotations.h"
+
 #include <cstddef>
 #include <cstdint>
+#if GPUEMU_TSAN_FIBERS
+#include <vector>
+#endif
 
 namespace gpuemu {
 
@@ -30,11 +36,17 @@ public:
 
   void *stack(uint64_t Index) const { return Base + Index * Stride + Guard; }
   size_t size() const { return Bytes; }
+#if GPUEMU_TSAN_FIBERS
+  void *fiber(uint64_t Index) const { return Fibers[Index]; }
+#endif
 
 private:
   char *Base = nullptr;
   size_t Bytes, Guard, Stride;
   uint64_t Count;
+#if GPUEMU_TSAN_FIBERS
+  std::vector<void *> Fibers;
+#endif
 };
 
 } // namespace gpuemu
