@@ -74,6 +74,11 @@ constexpr uint32_t FlagTruncated = 1;
 constexpr uint32_t FlagUnsupported = 2;
 /// Set by the device when it waits for Result (Sequence T + 2).
 constexpr uint32_t FlagAnswer = 4;
+/// A piece of a Fortran statement longer than one request: its bytes
+/// continue in the next OpFortranStatement request with the same
+/// SlotHeader::Statement. The host keeps the pieces and replays the
+/// statement when the piece without this flag arrives.
+constexpr uint32_t FlagContinued = 8;
 
 struct SlotHeader {
   uint64_t Sequence;
@@ -85,7 +90,9 @@ struct SlotHeader {
   /// The requesting thread and block, for messages.
   uint32_t Thread;
   uint32_t Block;
-  uint32_t Reserved;
+  /// OpFortranStatement: names the statement in each of its pieces (the
+  /// low 32 bits of its first request's ticket).
+  uint32_t Statement;
 };
 
 constexpr uint32_t PayloadBytes = SlotBytes - sizeof(SlotHeader);
@@ -109,14 +116,16 @@ constexpr size_t ringBytes(uint32_t NumSlots) {
   return offsetof(HostServiceRing, Slots) + size_t(NumSlots) * sizeof(Slot);
 }
 
-// A Fortran I/O statement is recorded as a FortranRecord followed by items,
-// each a one-byte ItemKind, then its value, unaligned:
+// A Fortran I/O statement is recorded as a FortranRecord, its format, then
+// items, each a one-byte ItemKind, then its value, unaligned:
 //   Integer8/16/32/64   the integer (1, 2, 4, 8 bytes)
 //   Real32/64           the value (4, 8 bytes)
 //   Complex32/64        two values
 //   Logical             one byte (0 or 1)
 //   Ascii               uint32_t length, then the characters
-// and replayed on the host by the matching _FortranAioOutput* call.
+// and replayed on the host by the matching _FortranAioOutput* call. A
+// statement longer than one payload is sent as several requests (all but
+// the last with FlagContinued) whose payloads, joined, are that record.
 enum ItemKind : uint8_t {
   ItemInteger8 = 1,
   ItemInteger16,

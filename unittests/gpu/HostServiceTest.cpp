@@ -312,9 +312,46 @@ TEST(FortranHostService, TruncatedStatementsAreReported) {
   Service.perform(S.header(OpFortranStatement, FlagTruncated), S.Bytes.data());
   std::string Err = testing::internal::GetCapturedStderr();
   EXPECT_NE(Err.find("more than fits in one request (" +
-                     std::to_string(PayloadBytes) + " bytes"),
+                     std::to_string(PayloadBytes) +
+                     " bytes for the record, its format and its items) and "
+                     "the device heap had no room for the rest"),
             std::string::npos)
       << Err;
+}
+
+// A statement in three pieces, with another thread's statement between
+// them: the host keeps the pieces (split inside an item) and replays the
+// statement whole when its last piece arrives.
+TEST(FortranHostService, JoinsTheContinuedPiecesOfAStatement) {
+  FortranIOTable T = fakeFlang();
+  FortranHostService Service(&T, "test device");
+  Statement Long, Other;
+  Long.raw(FortranRecord{StatementList, 6, 4, 0})
+      .item(ItemInteger32, int32_t(7))
+      .text("long")
+      .item(ItemReal64, 0.5);
+  Other.raw(FortranRecord{StatementList, 6, 5, 0}).text("other");
+  std::vector<uint32_t> Cuts = {5, 19, uint32_t(Long.Bytes.size())};
+  Log.clear();
+  uint32_t Start = 0;
+  for (uint32_t Cut : Cuts) {
+    bool Last = Cut == Long.Bytes.size();
+    SlotHeader H = Long.header(OpFortranStatement, Last ? 0 : FlagContinued);
+    H.Bytes = Cut - Start;
+    H.Statement = 40;
+    Service.perform(H, Long.Bytes.data() + Start);
+    Start = Cut;
+    if (!Last)
+      EXPECT_EQ(Log, "");
+    if (Cut == Cuts[0]) {
+      SlotHeader O = Other.header();
+      O.Statement = 41;
+      Service.perform(O, Other.Bytes.data());
+      EXPECT_EQ(Log, "list(6@5) 'other' end; flush(6) end;");
+      Log.clear();
+    }
+  }
+  EXPECT_EQ(Log, "list(6@4) i4:7 'long' r8:0.500000 end; flush(6) end;");
 }
 
 TEST(FortranHostService, StopEndsTheProgramOnlyAfterTheKernel) {

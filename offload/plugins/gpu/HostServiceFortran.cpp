@@ -177,7 +177,7 @@ uint64_t FortranHostService::perform(const SlotHeader &Header,
                                      unsigned char *Payload) {
   switch (Header.Opcode) {
   case OpFortranStatement:
-    replayStatement(Header, Payload);
+    collectStatement(Header, Payload);
     return 0;
   case OpFortranStop:
     recordStop(Payload, Header.Bytes);
@@ -189,6 +189,28 @@ uint64_t FortranHostService::perform(const SlotHeader &Header,
             Device.c_str(), Header.Opcode, Header.Block, Header.Thread);
     return ~uint64_t(0);
   }
+}
+
+void FortranHostService::collectStatement(const SlotHeader &Header,
+                                          const unsigned char *Payload) {
+  bool Continued = Header.Flags & FlagContinued;
+  auto It = Partial.find(Header.Statement);
+  if (!Continued && It == Partial.end()) {
+    replayStatement(Header, Payload);
+    return;
+  }
+  if (It == Partial.end())
+    It = Partial.emplace(Header.Statement, PartialStatement()).first;
+  PartialStatement &Pieces = It->second;
+  Pieces.Bytes.insert(Pieces.Bytes.end(), Payload, Payload + Header.Bytes);
+  Pieces.Flags |= Header.Flags;
+  if (Continued)
+    return;
+  SlotHeader Whole = Header;
+  Whole.Flags = Pieces.Flags & ~FlagContinued;
+  Whole.Bytes = uint32_t(Pieces.Bytes.size());
+  replayStatement(Whole, Pieces.Bytes.data());
+  Partial.erase(It);
 }
 
 void FortranHostService::replayStatement(const SlotHeader &Header,
@@ -214,18 +236,19 @@ void FortranHostService::replayStatement(const SlotHeader &Header,
     // plugin's copy of the runtime would otherwise hold it until exit).
     T->End(T->BeginFlush(Record.Unit, "(device)", Record.SourceLine));
   }
-  // A statement travels in one request: its record, format and items
-  // share the payload.
+  // What does not fit in the first request waits in the device's heap
+  // until the statement ends; a full heap cuts the statement there (so its
+  // last item may be cut too: truncation comes before a malformed tail).
   static const std::string TooLong =
       "more than fits in one request (" + std::to_string(PayloadBytes) +
-      " bytes for the record, its format and its items; the rest is left "
-      "out)";
-  const char *Problem =
-      !WellFormed                      ? "a malformed record"
-      : Header.Flags & FlagTruncated   ? TooLong.c_str()
-      : Header.Flags & FlagUnsupported ? "an item of a type the device "
-                                         "cannot send (left out)"
-                                       : nullptr;
+      " bytes for the record, its format and its items) and the device "
+      "heap had no room for the rest (left out)";
+  const char *Problem = Header.Flags & FlagTruncated ? TooLong.c_str()
+                        : !WellFormed                ? "a malformed record"
+                        : Header.Flags & FlagUnsupported
+                            ? "an item of a type the device "
+                              "cannot send (left out)"
+                            : nullptr;
   if (Problem)
     fprintf(stderr,
             "omptarget warning: %s: a Fortran output statement at line %d "

@@ -27,6 +27,8 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace offload {
 namespace plugin {
@@ -80,6 +82,17 @@ public:
   bool stopPending() const;
 
 private:
+  /// A statement sent in several requests: the pieces so far, joined, and
+  /// their flags.
+  struct PartialStatement {
+    std::vector<unsigned char> Bytes;
+    uint32_t Flags = 0;
+  };
+
+  /// Keeps a piece of a statement (FlagContinued) or, with the last one,
+  /// replays the whole statement.
+  void collectStatement(const ompx::hostservice::SlotHeader &Header,
+                        const unsigned char *Payload);
   void replayStatement(const ompx::hostservice::SlotHeader &Header,
                        const unsigned char *Payload);
   void recordStop(const unsigned char *Payload, uint32_t Bytes);
@@ -87,6 +100,9 @@ private:
 
   const FortranIOTable *Table;
   std::string Device;
+  /// By SlotHeader::Statement. Requests are performed one at a time (the
+  /// server's order), so this needs no lock.
+  std::unordered_map<uint32_t, PartialStatement> Partial;
   mutable std::mutex StopMutex;
   bool StopRequested = false;
   int32_t StopCode = 0;

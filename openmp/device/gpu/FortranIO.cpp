@@ -15,13 +15,24 @@
 // thread's. Array items arrive as descriptors and are recorded element by
 // element.
 //
+// What does not fit in the slot goes to a buffer on the device heap, whose
+// address the slot's Result field keeps while the thread holds the slot.
+// At the end of the statement the slot goes out flagged FlagContinued and
+// the buffer follows in as many requests as it takes; the host joins them
+// (by SlotHeader::Statement) and replays the whole statement. The extra
+// slots are claimed only at the end, after the statement's own slot was
+// submitted: a thread never waits for a slot while it holds one, which on
+// a GPU could wait for a lane of its own wavefront that cannot run.
+//
 // Names and signatures are those of flang-22's flang/Runtime/io-api.h and
 // stop.h.
 //
 //===----------------------------------------------------------------------===//
 
+#include "GPUPrimitives.h"
 #include "HostService.h"
 
+using namespace ompx;
 using namespace ompx::hostservice;
 
 namespace {
@@ -69,30 +80,111 @@ Request requestOf(void *Cookie) {
   return R;
 }
 
+/// The part of a statement beyond its slot, on the device heap.
+struct Overflow {
+  uint32_t Bytes;
+  uint32_t Capacity;
+  unsigned char Data[1];
+};
+
+Overflow *overflowOf(const SlotHeader &H) {
+  return reinterpret_cast<Overflow *>(uintptr_t(H.Result));
+}
+
+/// Appends \p Bytes to the overflow buffer of the statement in \p H,
+/// growing it; false when the heap has no room.
+bool appendOverflow(SlotHeader &H, const unsigned char *Data, uint32_t Bytes) {
+  Overflow *Buffer = overflowOf(H);
+  uint32_t Used = Buffer ? Buffer->Bytes : 0;
+  uint64_t Capacity = Buffer ? Buffer->Capacity : 0;
+  if (Bytes > Capacity - Used) {
+    uint64_t Grown = Capacity ? Capacity : PayloadBytes;
+    while (Grown - Used < Bytes)
+      Grown *= 2;
+    if (Grown > UINT32_MAX)
+      return false;
+    auto *Larger = static_cast<Overflow *>(
+        gpu::allocate(sizeof(Overflow) + size_t(Grown)));
+    if (!Larger)
+      return false;
+    Larger->Bytes = Used;
+    Larger->Capacity = uint32_t(Grown);
+    if (Buffer) {
+      __builtin_memcpy(Larger->Data, Buffer->Data, Used);
+      gpu::deallocate(Buffer);
+    }
+    Buffer = Larger;
+    H.Result = uintptr_t(Buffer);
+  }
+  __builtin_memcpy(Buffer->Data + Used, Data, Bytes);
+  Buffer->Bytes = Used + Bytes;
+  return true;
+}
+
+/// Appends \p Bytes to the statement \p Cookie: to its slot while they
+/// fit, then to its overflow buffer.
+void put(void *Cookie, const void *Data, uint32_t Bytes) {
+  Request R = requestOf(Cookie);
+  if (!R.Claimed)
+    return;
+  SlotHeader &H = R.Claimed->Header;
+  if (H.Flags & FlagTruncated)
+    return;
+  const auto *Next = static_cast<const unsigned char *>(Data);
+  if (!overflowOf(H)) {
+    uint32_t Room = PayloadBytes - H.Bytes;
+    uint32_t InSlot = Bytes < Room ? Bytes : Room;
+    append(R, Next, InSlot);
+    Next += InSlot;
+    Bytes -= InSlot;
+  }
+  if (Bytes && !appendOverflow(H, Next, Bytes))
+    H.Flags |= FlagTruncated;
+}
+
+/// Sends the overflow buffer of statement \p Statement after its first
+/// request, the last piece without FlagContinued.
+void sendOverflow(const Overflow &Buffer, uint32_t Statement) {
+  for (uint32_t Done = 0; Done < Buffer.Bytes;) {
+    uint32_t Left = Buffer.Bytes - Done;
+    uint32_t Piece = Left < PayloadBytes ? Left : PayloadBytes;
+    Request R = claim(OpFortranStatement);
+    if (!R.Claimed)
+      return;
+    R.Claimed->Header.Statement = Statement;
+    append(R, Buffer.Data + Done, Piece);
+    Done += Piece;
+    if (Done < Buffer.Bytes)
+      R.Claimed->Header.Flags |= FlagContinued;
+    submit(R);
+  }
+}
+
 void *begin(uint32_t Kind, int32_t Unit, int32_t Line, const char *Format,
             uint32_t FormatBytes) {
   Request R = claim(OpFortranStatement);
+  if (!R.Claimed)
+    return nullptr;
+  R.Claimed->Header.Statement = uint32_t(R.Ticket);
   FortranRecord Record = {Kind, Unit, Line, FormatBytes};
-  append(R, &Record, sizeof(Record));
-  append(R, Format, FormatBytes);
+  put(R.Claimed, &Record, sizeof(Record));
+  put(R.Claimed, Format, FormatBytes);
   return R.Claimed;
 }
 
 bool item(void *Cookie, ItemKind Kind, const void *Value, uint32_t Bytes) {
-  Request R = requestOf(Cookie);
   uint8_t Tag = Kind;
-  append(R, &Tag, 1);
-  append(R, Value, Bytes);
+  put(Cookie, &Tag, 1);
+  put(Cookie, Value, Bytes);
   return true;
 }
 
 bool ascii(void *Cookie, const char *Text, size_t Length) {
   uint32_t Bytes = uint32_t(Length);
-  Request R = requestOf(Cookie);
   uint8_t Tag = ItemAscii;
-  append(R, &Tag, 1);
-  append(R, &Bytes, sizeof(Bytes));
-  append(R, Text, Bytes);
+  put(Cookie, &Tag, 1);
+  put(Cookie, &Bytes, sizeof(Bytes));
+  put(Cookie, Text, Bytes);
   return true;
 }
 
@@ -220,7 +312,20 @@ bool _FortranAioOutputDescriptor(void *Cookie, const Descriptor &Desc) {
 
 int32_t _FortranAioEndIoStatement(void *Cookie) {
   Request R = requestOf(Cookie);
+  if (!R.Claimed)
+    return 0;
+  SlotHeader &H = R.Claimed->Header;
+  Overflow *Buffer = overflowOf(H);
+  uint32_t Statement = H.Statement;
+  if (Buffer) {
+    H.Result = 0;
+    H.Flags |= FlagContinued;
+  }
   submit(R);
+  if (Buffer) {
+    sendOverflow(*Buffer, Statement);
+    gpu::deallocate(Buffer);
+  }
   return 0;
 }
 
