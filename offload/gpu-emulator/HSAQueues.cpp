@@ -131,6 +131,20 @@ bool Queue::dispatch(const hsa_kernel_dispatch_packet_t &Slot) {
     fail(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
     return false;
   }
+  // The kernel's code assumes no larger work-group than it was compiled
+  // for (its metadata's .max_flat_workgroup_size).
+  uint64_t WorkItems = uint64_t(Packet.workgroup_size_x) *
+                       Packet.workgroup_size_y * Packet.workgroup_size_z;
+  if (WorkItems > Kernel->MaxThreadsPerBlock) {
+    fprintf(stderr,
+            "gpu-emulator: HSA queue: kernel '%s': a work-group of %llu "
+            "work-items is more than the %u it was compiled for "
+            "(.max_flat_workgroup_size)\n",
+            Kernel->Name.c_str(), (unsigned long long)WorkItems,
+            Kernel->MaxThreadsPerBlock);
+    fail(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+    return false;
+  }
   void *Params[2] = {Packet.kernarg_address, &Packet};
   LaunchConfig Config;
   Config.KernelName = Kernel->Name;

@@ -42,6 +42,11 @@ using ::testing::HasSubstr;
 
 namespace {
 
+/// The image the tests load: the fake runtime loads anything, and the
+/// plugin reads the kernels' metadata notes of an ELF64 file (this one has
+/// no sections, so none).
+const char FakeCodeObject[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+
 struct Scenario {
   std::string Fail;      ///< FAKE_HSA_FAIL
   std::string TimeoutMs; ///< LIBOMPTARGET_KERNEL_TIMEOUT_MS; empty: unset
@@ -79,10 +84,9 @@ constexpr const char *KernelName = "__omp_offloading_fault_test_l1";
   if (!Device)
     Stop("getDevice(0)", Error.message());
 
-  static const char Bytes[] = "not a code object: the fake loads anything";
   DeviceImageRef Ref;
-  Ref.Start = Bytes;
-  Ref.Size = sizeof(Bytes);
+  Ref.Start = FakeCodeObject;
+  Ref.Size = sizeof(FakeCodeObject);
   Ref.Triple = "amdgcn-amd-amdhsa";
   Ref.Arch = "gfx90a";
   Ref.Description = "image 0 of the test";
@@ -351,10 +355,9 @@ Outcome runAsync(const char *Fail, const char *TimeoutMs) {
     GenericDevice *Device = Plugin && Plugin->initialize() > 0
                                 ? Plugin->getDevice(0, Error)
                                 : nullptr;
-    static const char Bytes[] = "not a code object: the fake loads anything";
     DeviceImageRef Ref;
-    Ref.Start = Bytes;
-    Ref.Size = sizeof(Bytes);
+    Ref.Start = FakeCodeObject;
+    Ref.Size = sizeof(FakeCodeObject);
     Ref.Triple = "amdgcn-amd-amdhsa";
     LoadedImage *Image = nullptr;
     KernelHandle Kernel = nullptr;

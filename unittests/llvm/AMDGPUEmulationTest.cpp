@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMDGPUCodeObjectMetadata.h"
 #include "TestHelpers.h"
 
 #include "offload/GPUEmulation/EmulatorABI.h"
@@ -191,6 +192,52 @@ declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
   EXPECT_TRUE(Slots->isThreadLocal());
   Expected<SmallString<0>> Object = offload::emitObject(*M);
   ASSERT_TRUE(!!Object) << toString(Object.takeError());
+}
+
+// Each kernel's largest work-group (its amdgpu-flat-work-group-size, 1024
+// without one) is in the image's AMDHSA metadata note, which the AMDGPU
+// plugin's reader finds as in a real code object, and exported for the
+// emulated HSA queue.
+TEST_F(AMDGPUEmulationTest, KernelBoundsAreInTheMetadataNote) {
+  std::unique_ptr<Module> M = parse(R"(
+define amdgpu_kernel void @limited() #0 {
+  ret void
+}
+define amdgpu_kernel void @unbounded() {
+  ret void
+}
+attributes #0 = { "amdgpu-flat-work-group-size"="1,64" }
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  auto *Bound = M->getNamedGlobal("__gpuemu_max_threads_limited");
+  ASSERT_TRUE(Bound);
+  EXPECT_EQ(cast<ConstantInt>(Bound->getInitializer())->getZExtValue(), 64u);
+  Expected<SmallString<0>> Object = offload::emitObject(*M);
+  ASSERT_TRUE(!!Object) << toString(Object.takeError());
+  std::map<std::string, offload::amdgpu::KernelMetadata> Kernels;
+  EXPECT_EQ(offload::amdgpu::readKernelMetadata(Object->data(), Object->size(),
+                                                Kernels),
+            "");
+  ASSERT_EQ(Kernels.size(), 2u);
+  EXPECT_EQ(Kernels["limited"].MaxFlatWorkgroupSize, 64u);
+  EXPECT_EQ(Kernels["unbounded"].MaxFlatWorkgroupSize, 1024u);
+  EXPECT_EQ(Kernels["limited"].WavefrontSize, 64u);
+}
+
+TEST_F(AMDGPUEmulationTest, BadFlatWorkGroupSizeIsAnError) {
+  std::unique_ptr<Module> M = parse(R"(
+define amdgpu_kernel void @k() #0 {
+  ret void
+}
+attributes #0 = { "amdgpu-flat-work-group-size"="64" }
+)");
+  ASSERT_TRUE(M);
+  Error E = retarget(*M);
+  ASSERT_TRUE(!!E);
+  std::string Message = toString(std::move(E));
+  EXPECT_NE(Message.find("kernel 'k'"), std::string::npos) << Message;
+  EXPECT_NE(Message.find("amdgpu-flat-work-group-size"), std::string::npos);
 }
 
 // On a GPU a team-shared pointer's integer is its offset in the block's

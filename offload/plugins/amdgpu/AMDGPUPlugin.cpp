@@ -53,6 +53,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMDGPUCodeObjectMetadata.h"
 #include "AMDGPUDeviceHeap.h"
 #include "AMDGPUDeviceQueries.h"
 #include "AMDGPUKnobs.h"
@@ -80,6 +81,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -102,6 +104,8 @@ struct AMDGPUImage : LoadedImage {
   hsa_executable_t Executable{};
   hsa_code_object_reader_t Reader{};
   std::string Description;
+  /// Each kernel's limits from the code object's AMDHSA metadata note.
+  std::map<std::string, offload::amdgpu::KernelMetadata> KernelLimits;
 };
 
 struct AMDGPUKernel {
@@ -110,6 +114,9 @@ struct AMDGPUKernel {
   uint32_t KernargSize = 0;
   uint32_t GroupSize = 0;
   uint32_t PrivateSize = 0;
+  /// The largest work-group the kernel was compiled for (its metadata's
+  /// .max_flat_workgroup_size); 0 when the code object does not say.
+  uint32_t MaxFlatWorkgroupSize = 0;
   KernelConfiguration Config{};
 };
 
@@ -237,6 +244,13 @@ public:
                            deviceText().c_str(), Image.Description, Call,
                            Runtime.statusString(S).c_str(), Hint);
     };
+    // The runtime does not report a kernel's largest work-group; the code
+    // object's metadata does.
+    std::string BadMetadata = offload::amdgpu::readKernelMetadata(
+        Image.Start, Image.Size, Loaded->KernelLimits);
+    if (!BadMetadata.empty())
+      return Status::error("%s cannot load %s: %s", deviceText().c_str(),
+                           Image.Description, BadMetadata.c_str());
     // On a failed load, the cleanup's own errors are not reported: the
     // load's error says what went wrong, and the half-built executable is
     // never used.
@@ -322,6 +336,9 @@ public:
       if (hsa_status_t S =
               API.hsa_executable_symbol_get_info(Symbol, Q.Attribute, Q.Value))
         return failure(Q.Call, S, "for kernel '" + Kernel->Name + "'");
+    auto Limits = Loaded->KernelLimits.find(Kernel->Name);
+    if (Limits != Loaded->KernelLimits.end())
+      Kernel->MaxFlatWorkgroupSize = Limits->second.MaxFlatWorkgroupSize;
     // The kernel environment says how the compiler expects it to run; an
     // image without one (not OpenMP) is launched with the defaults.
     void *EnvAddress = nullptr;
@@ -641,6 +658,11 @@ private:
     Limits.MaxThreadsPerBlock = 256;
     if (MaxWorkgroupSize && MaxWorkgroupSize < 256)
       Limits.MaxThreadsPerBlock = MaxWorkgroupSize;
+    // A dispatch larger than the kernel was compiled for is invalid, and
+    // its code (link-time OpenMPOpt's state machine too) assumes the bound.
+    if (Kernel.MaxFlatWorkgroupSize &&
+        Kernel.MaxFlatWorkgroupSize < Limits.MaxThreadsPerBlock)
+      Limits.MaxThreadsPerBlock = Kernel.MaxFlatWorkgroupSize;
     Limits.DefaultThreadsPerBlock = 256;
     Limits.MaxBlocks = UINT32_MAX / Limits.MaxThreadsPerBlock;
     // LIBOMPTARGET_AMDGPU_TEAMS_PER_CU teams per compute unit by default.
@@ -648,6 +670,9 @@ private:
         (ComputeUnits ? ComputeUnits : 1) * AMDKnobs.TeamsPerCU;
     Limits.WarpSize = WavefrontSize ? WavefrontSize : 64;
     Limits.MaxBareThreadsPerBlock = MaxWorkgroupSize ? MaxWorkgroupSize : 1024;
+    if (Kernel.MaxFlatWorkgroupSize &&
+        Kernel.MaxFlatWorkgroupSize < Limits.MaxBareThreadsPerBlock)
+      Limits.MaxBareThreadsPerBlock = Kernel.MaxFlatWorkgroupSize;
     applyLaunchKnobs(Knobs, Limits);
     std::string Refused =
         chooseLaunchGrid(Kernel.Config, gridRequestOf(Params), Limits, Out);

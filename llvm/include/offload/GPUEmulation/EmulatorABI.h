@@ -58,6 +58,15 @@ constexpr const char *MaxThreadsPrefix = "__gpuemu_max_threads_";
 constexpr const char *KernelDescriptorSuffix = ".kd";
 constexpr uint32_t KernelDescriptorBytes = 64;
 constexpr uint32_t ImplicitArgumentBytes = 256;
+/// amdgcn images also carry, as a code object does, the AMDHSA metadata
+/// note (section AMDGPUMetadataSection, ELF note "AMDGPU" of type 32,
+/// NT_AMDGPU_METADATA: a MessagePack map whose "amdhsa.kernels" entries
+/// give each kernel's .name, .symbol, .max_flat_workgroup_size, from its
+/// "amdgpu-flat-work-group-size" attribute, 1024 without one, and
+/// .wavefront_size), which the AMDGPU plugin reads as on a GPU; and the
+/// same bound as `uint32_t __gpuemu_max_threads_K` (MaxThreadsPrefix), by
+/// which the emulated HSA queue refuses a larger work-group.
+constexpr const char *AMDGPUMetadataSection = ".note.amdgpu.metadata";
 
 /// Special registers read through __gpuemu_sreg.
 enum class SReg : uint32_t {
