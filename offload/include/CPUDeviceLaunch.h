@@ -45,6 +45,9 @@ extern "C" {
 /// send it only for such kernels, so images linked with a runtime that
 /// knows version 1 alone keep running every other kernel.
 #define OMPX_CPU_LAUNCH_VERSION_BARE 2u
+/// Version 3 appends BareGrid: an `ompx_bare` kernel run on the whole grid
+/// of its num_teams(x,y,z) clause (version 2 ran block 0 of a grid of one).
+#define OMPX_CPU_LAUNCH_VERSION_BARE_GRID 3u
 
 /// Clang compiles `target teams ompx_bare num_teams(N) thread_limit(M)`
 /// for a CPU triple exactly as `target teams num_teams(N) thread_limit(M)`,
@@ -55,7 +58,7 @@ extern "C" {
 /// pass (llvm/lib/Transforms/BareKernelMarker.cpp) gives every kernel whose
 /// teams region calls one (not inside a parallel region) a constant
 /// `<kernel>` OMPX_CPU_BARE_KERNEL_SUFFIX global, which the host plugin
-/// looks up to launch the kernel bare (one block, as below).
+/// looks up to launch the kernel bare (its grid of blocks, as below).
 #define OMPX_CPU_KERNEL_LANGUAGE_PREFIX "__ompx_cpu_kernel_"
 #define OMPX_CPU_BARE_KERNEL_SUFFIX "_ompx_bare"
 
@@ -83,16 +86,19 @@ struct ompx_cpu_launch_request {
   const char *KernelName;
   ompx_cpu_kernel_body_t Body;
   void *Context;
-  /// Version 2 only: the thread_limit(x,y,z) of an `ompx_bare` kernel that
-  /// clang compiled host style (C/C++ for a CPU triple). Clang's <ompx.h>
-  /// host fallbacks report block 0 of a grid of one block, and a thread's
-  /// id and block extent in dimension D as omp_get_ancestor_thread_num(D +
-  /// 1) and omp_get_team_size(D + 1); the CPU device's <ompx.h> reports the
-  /// same through __ompx_cpu_kernel_*. So the runtime runs one block of
-  /// x*y*z threads with those ids, and Body's kernel, which forks its teams
-  /// with __kmpc_fork_teams, runs the region once on each of them. NumTeams
-  /// and ThreadLimit are ignored.
+  /// Versions 2 and 3: the thread_limit(x,y,z) of an `ompx_bare` kernel
+  /// that clang compiled host style (C/C++ for a CPU triple). The CPU
+  /// device's <ompx.h> asks the runtime (__ompx_cpu_kernel_*) for a
+  /// thread's id and block extent in dimension D, and for the block's id and
+  /// the grid's extent. The runtime runs blocks of x*y*z threads with those
+  /// ids, and Body's kernel, which forks its teams with __kmpc_fork_teams,
+  /// runs the region once on each thread. NumTeams and ThreadLimit are
+  /// ignored.
   uint32_t BareBlock[3];
+  /// Version 3 only: the num_teams(x,y,z) of the kernel; every block of the
+  /// grid runs, each as a team (version 2: block 0 of a grid of one, as
+  /// clang's own <ompx.h> host fallbacks report).
+  uint32_t BareGrid[3];
 };
 
 /// Filled in by the runtime: what the launch actually used.

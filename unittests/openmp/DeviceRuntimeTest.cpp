@@ -23,6 +23,11 @@ using namespace ompx;
 using devicetest::launch;
 
 extern "C" DeviceEnvironmentTy __omp_rtl_device_environment;
+// The CPU device's <ompx.h> calls these (arch/cpu/CPUBareKernel.cpp).
+extern "C" int __ompx_cpu_kernel_thread_id(int Dim);
+extern "C" int __ompx_cpu_kernel_block_id(int Dim);
+extern "C" int __ompx_cpu_kernel_grid_dim(int Dim);
+extern "C" void __ompx_cpu_kernel_sync_block(int Ordering);
 
 namespace {
 
@@ -587,7 +592,7 @@ TEST(DeviceRuntime, LocksExclude) {
 
 TEST(DeviceRuntime, RejectsBadRequests) {
   ompx_cpu_launch_request R = {};
-  R.Version = OMPX_CPU_LAUNCH_VERSION_BARE + 1;
+  R.Version = OMPX_CPU_LAUNCH_VERSION_BARE_GRID + 1;
   R.KernelName = "bad-version";
   testing::internal::CaptureStderr();
   EXPECT_NE(__ompx_cpu_launch_kernel(&R, nullptr), 0);
@@ -631,6 +636,53 @@ TEST(DeviceRuntime, BareKernelsGetThreeDimensionalIds) {
     EXPECT_EQ(Seen[I].load(), 1) << "thread " << I;
   // Outside a bare launch the levels are the OpenMP ones again.
   EXPECT_EQ(omp_get_ancestor_thread_num(2), -1);
+}
+
+/// The outlined teams region of a host-style ompx_bare kernel on a grid:
+/// each thread counts its (block, thread) pair as the CPU device's
+/// <ompx.h> reads them.
+void bareGridRegion(int32_t *, int32_t *, void *SeenArg) {
+  auto *Seen = static_cast<std::atomic<int> *>(SeenArg);
+  bool GridRight = __ompx_cpu_kernel_grid_dim(0) == 3 &&
+                   __ompx_cpu_kernel_grid_dim(1) == 2 &&
+                   __ompx_cpu_kernel_grid_dim(2) == 2;
+  int Block =
+      __ompx_cpu_kernel_block_id(0) +
+      3 * (__ompx_cpu_kernel_block_id(1) + 2 * __ompx_cpu_kernel_block_id(2));
+  int Thread =
+      __ompx_cpu_kernel_thread_id(0) + 2 * __ompx_cpu_kernel_thread_id(1);
+  if (GridRight && Block >= 0 && Block < 12 && Thread >= 0 && Thread < 4)
+    Seen[Block * 4 + Thread].fetch_add(1);
+  __ompx_cpu_kernel_sync_block(0);
+}
+
+TEST(DeviceRuntime, BareKernelsRunTheirWholeGrid) {
+  // num_teams(3,2,2) thread_limit(2,2,1): every (block, thread) once.
+  std::atomic<int> Seen[48] = {};
+  ompx_cpu_launch_request R = {};
+  R.Version = OMPX_CPU_LAUNCH_VERSION_BARE_GRID;
+  R.BareBlock[0] = 2;
+  R.BareBlock[1] = 2;
+  R.BareBlock[2] = 1;
+  R.BareGrid[0] = 3;
+  R.BareGrid[1] = 2;
+  R.BareGrid[2] = 2;
+  R.KernelName = "bare-grid";
+  R.Body = [](void *Ctx, void *) {
+    __kmpc_fork_teams(nullptr, 1, (void *)bareGridRegion, Ctx);
+  };
+  R.Context = Seen;
+  ompx_cpu_launch_result Result = {};
+  ASSERT_EQ(__ompx_cpu_launch_kernel(&R, &Result), 0);
+  EXPECT_EQ(Result.NumTeams, 12u);
+  EXPECT_EQ(Result.NumThreads, 4u);
+  for (int I = 0; I < 48; ++I)
+    EXPECT_EQ(Seen[I].load(), 1) << "block " << I / 4 << " thread " << I % 4;
+  R.BareGrid[1] = 0;
+  testing::internal::CaptureStderr();
+  EXPECT_NE(__ompx_cpu_launch_kernel(&R, nullptr), 0);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("zero num_teams extent"), std::string::npos) << Err;
 }
 
 TEST(DeviceRuntime, BareBlocksOutOfRangeAreRefused) {

@@ -412,11 +412,15 @@ public:
     ompx_cpu_launch_request Request{};
     Request.Version = OMPX_CPU_LAUNCH_VERSION;
     if (Bare) {
-      Request.Version = OMPX_CPU_LAUNCH_VERSION_BARE;
+      Request.Version = OMPX_CPU_LAUNCH_VERSION_BARE_GRID;
       uint32_t Extents[3] = {Params.ThreadLimit, Params.ThreadLimitYZ[0],
                              Params.ThreadLimitYZ[1]};
-      for (int D = 0; D < 3; ++D)
+      uint32_t Blocks[3] = {Params.NumTeams, Params.NumTeamsYZ[0],
+                            Params.NumTeamsYZ[1]};
+      for (int D = 0; D < 3; ++D) {
         Request.BareBlock[D] = Extents[D] ? Extents[D] : 1;
+        Request.BareGrid[D] = Blocks[D] ? Blocks[D] : 1;
+      }
     }
     Request.NumTeams = Params.NumTeams;
     Request.ThreadLimit = Params.ThreadLimit;

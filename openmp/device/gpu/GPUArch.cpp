@@ -93,6 +93,7 @@ uint32_t arch::numBlocks() { return gpu::gridSize(); }
 uint32_t arch::warpSize() { return gpu::warpSize(); }
 
 bool arch::bareThreadIdentity(int, uint32_t &, uint32_t &) { return false; }
+bool arch::bareBlockIdentity(int, uint32_t &, uint32_t &) { return false; }
 
 void arch::barrier(BarrierId Id, uint32_t Count) {
   uint32_t Block = gpu::blockSize();

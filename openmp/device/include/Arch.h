@@ -49,6 +49,9 @@ uint32_t numBlocks();
 /// False on every other thread, and always on GPUs, whose ompx functions
 /// read the hardware (gpu/GPUKernelLanguage.cpp).
 bool bareThreadIdentity(int Dim, uint32_t &Id, uint32_t &Extent);
+/// Likewise for the block: its id in dimension \p Dim of the kernel's grid
+/// and the grid's extent there.
+bool bareBlockIdentity(int Dim, uint32_t &Id, uint32_t &Extent);
 
 /// Threads that execute in lockstep (an NVIDIA warp, an AMD wavefront): a
 /// thread of such a group cannot progress while another one of its group

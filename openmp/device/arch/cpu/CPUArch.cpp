@@ -58,6 +58,19 @@ bool arch::bareThreadIdentity(int Dim, uint32_t &Id, uint32_t &Extent) {
   return true;
 }
 
+bool arch::bareBlockIdentity(int Dim, uint32_t &Id, uint32_t &Extent) {
+  DeviceThread *T = self();
+  if (!T || !T->BareExtent[0] || Dim < 0 || Dim > 2)
+    return false;
+  const uint32_t *Grid = T->BareGrid;
+  uint32_t Below = 1;
+  for (int D = 0; D < Dim; ++D)
+    Below *= Grid[D];
+  Id = T->TeamId / Below % Grid[Dim];
+  Extent = Grid[Dim];
+  return true;
+}
+
 void cpu::barrierWait(Barrier &B, uint32_t Count) {
   if (Count <= 1) {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

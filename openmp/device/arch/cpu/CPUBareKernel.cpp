@@ -10,16 +10,18 @@
 // a host-style kernel: __kmpc_push_num_teams, then __kmpc_fork_teams of the
 // outlined region, in which <ompx.h>'s host fallbacks ask for thread ids and
 // block extents with omp_get_ancestor_thread_num / omp_get_team_size and
-// synchronize with `omp barrier`. The host plugin runs such a kernel on one
-// block of our device threads (CPUDeviceLaunch.h, BareBlock), each of which
+// synchronize with `omp barrier`. The host plugin runs such a kernel on
+// blocks of our device threads (CPUDeviceLaunch.h, BareBlock), each of which
 // calls the kernel; here those threads run the region themselves instead of
 // forking teams in libomp. Every other caller (host-style kernels on the
 // plugin's initial threads) goes on to libomp.
 //
 // The CPU device's <ompx.h> (wrappers/ompx.h) sends device code's grid
-// queries and ompx_sync_block here (__ompx_cpu_kernel_*), which answer as
-// clang's host fallbacks do: the bare block is block 0 of a grid of one.
-// That these functions are called is what marks a kernel as bare at
+// queries and ompx_sync_block here (__ompx_cpu_kernel_*). The plugin runs
+// every block of the kernel's num_teams(x,y,z) grid, each as a team, and
+// these answer with the block's place in it; outside a bare block they
+// answer as clang's host fallbacks do (block 0 of a grid of one). That
+// these functions are called is what marks a kernel as bare at
 // compile time (CPUDeviceLaunch.h).
 //
 //===----------------------------------------------------------------------===//
@@ -119,8 +121,14 @@ int __ompx_cpu_kernel_thread_id(int Dim) {
   return omp_get_ancestor_thread_num(Dim + 1);
 }
 int __ompx_cpu_kernel_block_dim(int Dim) { return omp_get_team_size(Dim + 1); }
-int __ompx_cpu_kernel_block_id(int) { return 0; }
-int __ompx_cpu_kernel_grid_dim(int) { return 1; }
+int __ompx_cpu_kernel_block_id(int Dim) {
+  uint32_t Id, Extent;
+  return arch::bareBlockIdentity(Dim, Id, Extent) ? int(Id) : 0;
+}
+int __ompx_cpu_kernel_grid_dim(int Dim) {
+  uint32_t Id, Extent;
+  return arch::bareBlockIdentity(Dim, Id, Extent) ? int(Extent) : 1;
+}
 
 void __ompx_cpu_kernel_sync_block(int) {
   // Every ordering gets the barrier's acquire-release.

@@ -56,6 +56,9 @@ struct DeviceThread {
   /// every other launch.
   uint32_t BareId[3];
   uint32_t BareExtent[3];
+  /// The grid of blocks of that kernel (its teams, x fastest; TeamId is the
+  /// block's linear number).
+  uint32_t BareGrid[3];
 };
 
 /// Name of the kernel the calling device thread runs, for messages.

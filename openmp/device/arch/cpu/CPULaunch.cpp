@@ -43,6 +43,8 @@ struct Launch {
   uint32_t Running;
   /// The block of an ompx_bare kernel; BareBlock[0] is 0 in other launches.
   uint32_t BareBlock[3];
+  /// Its grid of blocks (teams); all ones for a version 2 request.
+  uint32_t BareGrid[3];
 };
 } // namespace cpu
 } // namespace ompx
@@ -140,8 +142,10 @@ const KernelEnvironmentTy BareKernelEnvironment = [] {
 /// Gives the thread its 3-D id in a bare kernel's block (x fastest, as a
 /// GPU numbers the threads of a block).
 void setBareIdentity(DeviceThread &T, const Launch &L) {
-  for (int D = 0; D < 3; ++D)
+  for (int D = 0; D < 3; ++D) {
     T.BareExtent[D] = L.BareBlock[D];
+    T.BareGrid[D] = L.BareGrid[D];
+  }
   if (!L.BareBlock[0])
     return;
   T.BareId[0] = T.ThreadId % L.BareBlock[0];
@@ -346,8 +350,27 @@ const char *modeName(const KernelEnvironmentTy *Env) {
   }
 }
 
-/// One block of BareBlock's threads: <ompx.h>'s host fallbacks report
-/// block 0 of a grid of one (see CPUDeviceLaunch.h). Null, or why not.
+/// Whether \p Request is for an ompx_bare kernel (versions 2 and 3).
+bool isBareRequest(const ompx_cpu_launch_request &Request) {
+  return Request.Version == OMPX_CPU_LAUNCH_VERSION_BARE ||
+         Request.Version == OMPX_CPU_LAUNCH_VERSION_BARE_GRID;
+}
+
+/// The request's grid of blocks: BareGrid's (version 3), or block 0 of a
+/// grid of one (version 2). Zero when an extent is zero.
+uint64_t bareBlocks(const ompx_cpu_launch_request &Request, uint32_t *Out) {
+  uint64_t Blocks = 1;
+  for (int D = 0; D < 3; ++D) {
+    Out[D] = Request.Version == OMPX_CPU_LAUNCH_VERSION_BARE_GRID
+                 ? Request.BareGrid[D]
+                 : 1;
+    Blocks *= Out[D];
+  }
+  return Blocks;
+}
+
+/// Blocks of BareBlock's threads, one team each, over the request's grid
+/// (see CPUDeviceLaunch.h). Null, or why not.
 const char *chooseBareGrid(const ompx_cpu_launch_request &Request, Grid &G) {
   uint64_t Threads = 1;
   for (uint32_t Extent : Request.BareBlock)
@@ -357,7 +380,14 @@ const char *chooseBareGrid(const ompx_cpu_launch_request &Request, Grid &G) {
   if (Threads > MaxThreadsPerTeam)
     return "an ompx_bare block of more than 1024 threads (the product of "
            "the thread_limit extents)";
-  G.NumTeams = 1;
+  uint32_t Extents[3];
+  uint64_t Blocks = bareBlocks(Request, Extents);
+  if (Blocks == 0)
+    return "an ompx_bare grid with a zero num_teams extent";
+  if (Blocks > MaxTeams)
+    return "an ompx_bare grid of more than 2^20 blocks (the product of the "
+           "num_teams extents)";
+  G.NumTeams = uint32_t(Blocks);
   G.NumThreads = uint32_t(Threads);
   return nullptr;
 }
@@ -366,7 +396,7 @@ const char *chooseBareGrid(const ompx_cpu_launch_request &Request, Grid &G) {
 const char *checkRequest(const ompx_cpu_launch_request *Request, Grid &G) {
   if (!Request)
     return "no launch request";
-  bool Bare = Request->Version == OMPX_CPU_LAUNCH_VERSION_BARE;
+  bool Bare = isBareRequest(*Request);
   if (Request->Version != OMPX_CPU_LAUNCH_VERSION && !Bare)
     return "launch request version does not match the device runtime "
            "(plugin and image from different builds?)";
@@ -399,7 +429,7 @@ __ompx_cpu_launch_kernel(const ompx_cpu_launch_request *Request,
     return fail(Request, Refused);
   const KernelEnvironmentTy *Env =
       static_cast<const KernelEnvironmentTy *>(Request->KernelEnvironment);
-  bool Bare = Request->Version == OMPX_CPU_LAUNCH_VERSION_BARE;
+  bool Bare = isBareRequest(*Request);
   uint32_t Procs = arch::numProcessors();
   uint32_t NumGroups = Procs / G.NumThreads;
   if (NumGroups < 1)
@@ -414,6 +444,8 @@ __ompx_cpu_launch_kernel(const ompx_cpu_launch_request *Request,
   L.NumGroups = NumGroups;
   for (int D = 0; D < 3 && Bare; ++D)
     L.BareBlock[D] = Request->BareBlock[D];
+  if (Bare)
+    bareBlocks(*Request, L.BareGrid);
   L.Groups = static_cast<Group *>(calloc(NumGroups, sizeof(Group)));
   if (!L.Groups)
     return fail(Request, "out of memory for team state", ENOMEM);
