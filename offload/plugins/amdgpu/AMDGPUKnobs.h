@@ -55,19 +55,10 @@ template <typename GetFn> AMDGPUKnobs parseAMDGPUKnobs(GetFn Get) {
   AMDGPUKnobs Knobs;
   auto ReadNumber = [&](const char *Name, uint32_t &Out) {
     const char *Value = Get(Name);
-    if (!Value || !*Value)
-      return;
-    errno = 0;
-    char *End = nullptr;
-    unsigned long long Number = std::strtoull(Value, &End, 10);
-    if (*Value < '0' || *Value > '9' || *End || errno == ERANGE ||
-        Number > UINT32_MAX) {
-      if (Knobs.Error.empty())
-        Knobs.Error = std::string(Name) + "='" + Value +
-                      "' is not a number from 0 to 4294967295";
-      return;
-    }
-    Out = uint32_t(Number);
+    if (Value && *Value && !parseUInt32Setting(Value, Out) &&
+        Knobs.Error.empty())
+      Knobs.Error = std::string(Name) + "='" + Value +
+                    "' is not a number from 0 to 4294967295";
   };
   ReadNumber("LIBOMPTARGET_AMDGPU_NUM_HSA_QUEUES", Knobs.NumQueues);
   ReadNumber("LIBOMPTARGET_AMDGPU_HSA_QUEUE_SIZE", Knobs.QueueSize);

@@ -38,6 +38,19 @@ constexpr size_t DefaultMinimumStackBytes = 4096;
 
 /// One requested size: absent (the variable is unset or empty), a number of
 /// bytes, or an error naming the variable and the bad value.
+/// Reads \p Value, a variable's text, as a decimal number from 0 to
+/// 4294967295 into \p Out; false, with \p Out untouched, when it is not one.
+inline bool parseUInt32Setting(const char *Value, uint32_t &Out) {
+  errno = 0;
+  char *End = nullptr;
+  unsigned long long Number = std::strtoull(Value, &End, 10);
+  if (*Value < '0' || *Value > '9' || *End || errno == ERANGE ||
+      Number > UINT32_MAX)
+    return false;
+  Out = uint32_t(Number);
+  return true;
+}
+
 struct RequestedSize {
   bool Present = false;
   size_t Bytes = 0;

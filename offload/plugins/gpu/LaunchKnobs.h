@@ -27,6 +27,7 @@
 #ifndef OFFLOAD_PLUGINS_GPU_LAUNCHKNOBS_H
 #define OFFLOAD_PLUGINS_GPU_LAUNCHKNOBS_H
 
+#include "DeviceLimits.h"
 #include "KernelGrid.h"
 
 #include <cerrno>
@@ -58,15 +59,8 @@ template <typename GetFn> LaunchKnobs parseLaunchKnobs(GetFn Get) {
   };
   auto ReadNumber = [&](const char *Name, uint32_t &Out) {
     const char *Value = Get(Name);
-    if (!Value || !*Value)
-      return;
-    errno = 0;
-    char *End = nullptr;
-    unsigned long long Number = std::strtoull(Value, &End, 10);
-    if (*Value < '0' || *Value > '9' || *End || errno == ERANGE ||
-        Number > UINT32_MAX)
-      return Fail(Name, Value, "a number from 0 to 4294967295");
-    Out = uint32_t(Number);
+    if (Value && *Value && !parseUInt32Setting(Value, Out))
+      Fail(Name, Value, "a number from 0 to 4294967295");
   };
   ReadNumber("OMP_NUM_TEAMS", Knobs.NumTeams);
   ReadNumber("OMP_TEAMS_THREAD_LIMIT", Knobs.ThreadLimit);
