@@ -46,7 +46,11 @@ int main() {
   std::memset(Results, 0xff, sizeof(Results));
   int Teams = 0;
 
-#pragma omp target teams num_teams(4) thread_limit(64)                        \
+  // thread_limit is the kernel's compiled block bound, which includes the
+  // generic-mode main thread's warp: on a 64-lane AMD wavefront,
+  // thread_limit(64) leaves the main thread alone (no workers, regions of
+  // one thread), as upstream launches it; 128 leaves a wavefront of workers.
+#pragma omp target teams num_teams(4) thread_limit(128)                       \
     map(tofrom : Results) map(from : Teams)
   {
     // Serial part: one thread per team. Everything declared here and used
