@@ -86,3 +86,18 @@ class Figure:
             "ranges_overlap": self.ranges_overlap(),
             "note": self.note,
         }
+
+
+def mark_all_unavailable(figures, side, reason):
+    """Marks every figure of a group unavailable on one side."""
+    for f in figures:
+        f.mark_unavailable(side, reason)
+
+
+def mark_sides_missing(toolchain, figures, sides, piece):
+    """Marks the group unavailable on each side whose toolchain lacks
+    \p piece ("runtime", "wrapper"...), with the toolchain's reason."""
+    for side in sides:
+        reason = toolchain.missing(side, piece)
+        if reason:
+            mark_all_unavailable(figures, side, reason)

@@ -18,7 +18,7 @@ same round and side: what the launching thread costs, on each runtime.
 import os
 
 from .execute import RunFailure, run_figures
-from .figures import Figure
+from .figures import Figure, mark_sides_missing
 from .toolchain import (LLVM_ROOT, OFFLOAD_FLAGS, SIDES, BuildError, build)
 
 PROGRAMS_DIR = os.path.join(os.path.dirname(os.path.dirname(
@@ -105,11 +105,7 @@ def _run(argv, toolchain, side, timeout):
 
 def measure_launch(toolchain, profile, figures, link_side, log, timeout):
     by_key = {f.key: f for f in figures}
-    for side in SIDES:
-        reason = toolchain.missing(side, "runtime")
-        if reason:
-            for f in figures:
-                f.mark_unavailable(side, reason)
+    mark_sides_missing(toolchain, figures, SIDES, "runtime")
     log("launch patterns: building (C++ with the %s driver, Fortran with "
         "each side's flang)" % link_side)
     try:

@@ -20,7 +20,7 @@ import time
 
 from . import generate
 from .execute import clean_environment
-from .figures import Figure
+from .figures import Figure, mark_sides_missing
 from .toolchain import (OFFLOAD_FLAGS, SIDES, BuildError, build, build_all,
                         write_if_changed)
 
@@ -265,11 +265,7 @@ def _check_program(path, expected, runtime_dir):
 
 def measure_link(toolchain, profile, figures, log, timeout):
     by_key = {f.key: f for f in figures}
-    for side in SIDES:
-        reason = toolchain.missing(side, "wrapper")
-        if reason:
-            for f in figures:
-                f.mark_unavailable(side, reason)
+    mark_sides_missing(toolchain, figures, SIDES, "wrapper")
     log("compiling the link inputs with Debian's clang++-22 (cached)")
     try:
         lines = LinkInputs(toolchain, profile).prepare()

@@ -16,7 +16,7 @@ on both runtimes unchanged.
 import os
 
 from .execute import RunFailure, run_figures
-from .figures import Figure
+from .figures import Figure, mark_sides_missing
 from .toolchain import OFFLOAD_FLAGS, SIDES, BuildError, build
 
 PROGRAMS_DIR = os.path.join(os.path.dirname(os.path.dirname(
@@ -119,11 +119,7 @@ def _run(program, argv_tail, toolchain, side, timeout, emulated):
 
 def measure_overlap(toolchain, profile, figures, link_side, log, timeout):
     by_key = {f.key: f for f in figures}
-    for side in SIDES:
-        reason = toolchain.missing(side, "runtime")
-        if reason:
-            for f in figures:
-                f.mark_unavailable(side, reason)
+    mark_sides_missing(toolchain, figures, SIDES, "runtime")
     log("nowait overlap: building (CPU device with the %s driver, sm_90 for "
         "the emulator with ours)" % link_side)
     programs = _programs(toolchain, link_side, by_key)

@@ -15,7 +15,7 @@ kernels in C++ on the same toolchain and runtime.
 import os
 
 from .execute import RunFailure, run_figures
-from .figures import Figure
+from .figures import Figure, mark_all_unavailable, mark_sides_missing
 from .toolchain import (CPU_TRIPLE, LLVM_ROOT, OFFLOAD_FLAGS, SIDES,
                         BuildError, build, build_all)
 
@@ -125,23 +125,15 @@ def _build_programs(toolchain, log):
     return programs
 
 
-def _mark_all(figures, side, reason):
-    for f in figures:
-        f.mark_unavailable(side, reason)
-
-
 def measure_stream(toolchain, profile, figures, log, timeout):
     by_key = {f.key: f for f in figures}
-    for side in SIDES:
-        reason = toolchain.missing(side, "runtime")
-        if reason:
-            _mark_all(figures, side, reason)
+    mark_sides_missing(toolchain, figures, SIDES, "runtime")
     log("stream kernels: building C++ and Fortran with both drivers")
     try:
         programs = _build_programs(toolchain, log)
     except BuildError as e:
-        _mark_all(figures, "ours", "StreamReport.c: %s" % str(e)[:120])
-        _mark_all(figures, "upstream", "StreamReport.c did not build")
+        mark_all_unavailable(figures, "ours", "StreamReport.c: %s" % str(e)[:120])
+        mark_all_unavailable(figures, "upstream", "StreamReport.c did not build")
         return
     for (side, language), program in programs.items():
         if isinstance(program, BuildError):
