@@ -112,6 +112,22 @@ struct ompx_cpu_launch_result {
 typedef int (*ompx_cpu_launch_fn_t)(const struct ompx_cpu_launch_request *,
                                     struct ompx_cpu_launch_result *);
 
+/// Host-style kernels launched from inside an active host parallel region
+/// ask the host's libomp who they are, which would answer for the host
+/// team. The runtime runs them on the calling thread inside a team of one
+/// and answers the level queries relative to it
+/// (openmp/device/arch/cpu/CPUInPlace.cpp). Images linked with a runtime
+/// that predates it lack the symbol.
+#define OMPX_CPU_RUN_IN_PLACE_SYMBOL "__ompx_cpu_run_in_place"
+
+typedef void (*ompx_cpu_in_place_body_t)(void *Context);
+
+/// Runs Body(Context) on the calling thread as the device's initial thread
+/// and returns 0; returns non-zero without running it when the host's
+/// libomp lacks an entry point this needs.
+typedef int (*ompx_cpu_run_in_place_fn_t)(ompx_cpu_in_place_body_t Body,
+                                          void *Context);
+
 #ifdef __cplusplus
 }
 #endif

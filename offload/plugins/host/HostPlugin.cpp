@@ -96,6 +96,8 @@ public:
   /// dlopen hand back an older image instead of loading a new copy.
   int Fd = -1;
   std::string Description;
+  /// The CPU device runtime's OMPX_CPU_RUN_IN_PLACE_SYMBOL, if linked in.
+  ompx_cpu_run_in_place_fn_t RunInPlace = nullptr;
   /// Stable addresses: handed out as handles.
   Guarded<std::deque<HostKernel>> Kernels;
 };
@@ -239,24 +241,64 @@ bool hostPluginDebug() {
   return Enabled;
 }
 
-/// Runs a host-style kernel where it sees the device's initial thread. It
-/// asks the host's libomp who it is, so from inside an active host parallel
-/// region it must not run on the launching thread (InitialThreads.h).
-Status launchHostStyleKernel(const HostKernel &Kernel, KernelCall &Call) {
-  offload::host::HostNesting Nesting = offload::host::hostNesting();
-  bool HandOff = offload::host::needsInitialThread(Nesting);
-  // One line per launch says where it ran: tests count the hand-offs.
+/// Where host-style kernels launched from inside an active host parallel
+/// region run (LIBOMPTARGET_HOST_NESTED_LAUNCH).
+enum class NestedLaunch {
+  /// On the launching thread, in a team of one (CPUInPlace.cpp).
+  InPlace,
+  /// On a device initial thread with teams of its own (InitialThreads.h).
+  DeviceThread,
+};
+
+NestedLaunch nestedLaunchPolicy() {
+  static const NestedLaunch Policy = [] {
+    const char *Env = getenv("LIBOMPTARGET_HOST_NESTED_LAUNCH");
+    if (!Env || !strcmp(Env, "in-place"))
+      return NestedLaunch::InPlace;
+    if (!strcmp(Env, "device-thread"))
+      return NestedLaunch::DeviceThread;
+    fprintf(stderr,
+            "omptarget warning: ignoring LIBOMPTARGET_HOST_NESTED_LAUNCH="
+            "'%s' (expected 'in-place' or 'device-thread')\n",
+            Env);
+    return NestedLaunch::InPlace;
+  }();
+  return Policy;
+}
+
+/// One line per launch says where it ran: tests count the hand-offs.
+void traceHostStyleLaunch(const HostKernel &Kernel, const char *Where,
+                          const offload::host::HostNesting &Nesting) {
   if (hostPluginDebug())
     fprintf(stderr,
             "omptarget --> host plugin: kernel %s runs on %s (host level %d, "
             "active level %d)\n",
-            Kernel.Name.c_str(),
-            HandOff ? "a device initial thread" : "the launching thread",
-            Nesting.Level, Nesting.ActiveLevel);
-  if (!HandOff) {
+            Kernel.Name.c_str(), Where, Nesting.Level, Nesting.ActiveLevel);
+}
+
+/// Runs a host-style kernel where it sees the device's initial thread. It
+/// asks the host's libomp who it is, which inside a host parallel region
+/// counts the host's levels and, inside an active one, answers for the host
+/// team. Inside any host region the CPU device runtime runs it in a team of
+/// one on the launching thread with the levels counted from there; inside
+/// an active one a device initial thread runs it instead when the user
+/// asks for that or the image lacks that runtime (InitialThreads.h).
+Status launchHostStyleKernel(const HostKernel &Kernel, KernelCall &Call) {
+  offload::host::HostNesting Nesting = offload::host::hostNesting();
+  bool MustLeaveHostTeam = offload::host::needsInitialThread(Nesting);
+  if (Nesting.Level > 0 && Kernel.Image->RunInPlace &&
+      (!MustLeaveHostTeam || nestedLaunchPolicy() == NestedLaunch::InPlace)) {
+    traceHostStyleLaunch(Kernel, "the launching thread in a team of one",
+                         Nesting);
+    if (Kernel.Image->RunInPlace(callHostStyleKernel, &Call) == 0)
+      return Status::ok();
+  }
+  if (!MustLeaveHostTeam) {
+    traceHostStyleLaunch(Kernel, "the launching thread", Nesting);
     callHostStyleKernel(&Call);
     return Status::ok();
   }
+  traceHostStyleLaunch(Kernel, "a device initial thread", Nesting);
   std::string Error;
   if (!offload::host::runOnInitialThread(callHostStyleKernel, &Call, Error))
     return Status::error("cannot launch kernel '%s' of %s: %s",
@@ -285,6 +327,8 @@ public:
     Loaded->Segments = loadedSegments(Handle);
     Loaded->Description = Image.Description;
     fillDeviceEnvironment(*Loaded);
+    Loaded->RunInPlace = reinterpret_cast<ompx_cpu_run_in_place_fn_t>(
+        lookupInImage(*Loaded, OMPX_CPU_RUN_IN_PLACE_SYMBOL));
     Out = Loaded;
     return Status::ok();
   }

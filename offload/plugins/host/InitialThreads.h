@@ -12,15 +12,16 @@
 // for those answers, and would run on the thread that launched them.
 //
 // libomp answers for the calling thread's innermost *active* parallel
-// region: outside any, or inside serialized (inactive) ones only, it already
-// says thread 0 of 1, not in parallel, and a `parallel` in the kernel gets a
-// team of its own. Such launches (the main thread's, a plain thread's, a
-// task's run by the initial thread, a launch in `parallel if(0)`) run where
-// they are, at no cost. Inside an active region (a host team, or libomp's
-// hidden helper team, which runs `nowait` target tasks) the kernel would see
-// the host team (thread 1 of 2) and its `parallel` would be serialized; it
-// runs instead on a thread of ours that libomp has never seen inside a
-// parallel region, so it is a fresh initial thread with its own teams.
+// region. Outside any parallel region it already gives the device's answers
+// and the kernel runs where it is. Inside one, the CPU device runtime runs
+// the kernel on the launching thread in a team of one and answers the
+// level queries from there (openmp/device/arch/cpu/CPUInPlace.cpp). What
+// is here serves launches from inside an *active* region (a host team, or
+// libomp's hidden helper team) that the user sends to a thread of ours
+// (LIBOMPTARGET_HOST_NESTED_LAUNCH=device-thread), or whose image lacks
+// that runtime: libomp has never seen our thread inside a parallel region,
+// so it is a fresh initial thread and the kernel's `parallel` gets a team
+// of its own instead of being serialized in the host's.
 //
 // The launching thread blocks on a semaphore (one futex wake each way, no
 // spinning and no lock held across the kernel) until the kernel returns.
@@ -47,8 +48,8 @@ struct HostNesting {
 /// The calling thread's nesting (zeros when the process has no libomp).
 HostNesting hostNesting();
 
-/// Whether a host-style kernel launched with \p Nesting must run on a device
-/// initial thread rather than on the launching thread.
+/// Whether a host-style kernel launched with \p Nesting must leave the
+/// host's team: libomp would answer for it there (active parallel region).
 inline bool needsInitialThread(const HostNesting &Nesting) {
   return Nesting.ActiveLevel > 0;
 }

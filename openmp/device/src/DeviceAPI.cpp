@@ -52,23 +52,34 @@ int omp_get_thread_limit() {
   return int(regionCapacity());
 }
 
+// A host-style kernel run on a thread of an active host team
+// (CPUInPlace.cpp) sees libomp's levels, which count the host's: the
+// device's levels start where the kernel started.
 int omp_get_level() {
-  OMPX_FORWARD_TO_HOST(omp_get_level, int, ());
+  if (auto Host = OMPX_HOST_FUNCTION(omp_get_level, int (*)()))
+    return Host() - arch::inPlaceHostNesting().Level;
   return int(arch::threadState().Level);
 }
 
 int omp_get_active_level() {
-  OMPX_FORWARD_TO_HOST(omp_get_active_level, int, ());
+  if (auto Host = OMPX_HOST_FUNCTION(omp_get_active_level, int (*)()))
+    return Host() - arch::inPlaceHostNesting().ActiveLevel;
   return int(arch::threadState().ActiveLevel);
 }
 
 int omp_in_parallel() {
+  const arch::HostNestingBase &Base = arch::inPlaceHostNesting();
+  if (Base.InPlace) {
+    if (auto Host = OMPX_HOST_FUNCTION(omp_get_active_level, int (*)()))
+      return Host() > Base.ActiveLevel;
+  }
   OMPX_FORWARD_TO_HOST(omp_in_parallel, int, ());
   return arch::threadState().ActiveLevel > 0;
 }
 
 int omp_get_team_size(int Level) {
-  OMPX_FORWARD_TO_HOST(omp_get_team_size, int, (int), Level);
+  if (auto Host = OMPX_HOST_FUNCTION(omp_get_team_size, int (*)(int)))
+    return Level < 0 ? -1 : Host(Level + arch::inPlaceHostNesting().Level);
   // <ompx.h>'s host fallback of ompx_block_dim(D) asks for level D + 1.
   uint32_t Id, Extent;
   if (arch::bareThreadIdentity(Level - 1, Id, Extent))
@@ -82,7 +93,9 @@ int omp_get_team_size(int Level) {
 }
 
 int omp_get_ancestor_thread_num(int Level) {
-  OMPX_FORWARD_TO_HOST(omp_get_ancestor_thread_num, int, (int), Level);
+  if (auto Host =
+          OMPX_HOST_FUNCTION(omp_get_ancestor_thread_num, int (*)(int)))
+    return Level < 0 ? -1 : Host(Level + arch::inPlaceHostNesting().Level);
   // <ompx.h>'s host fallback of ompx_thread_id(D) asks for level D + 1.
   uint32_t Id, Extent;
   if (arch::bareThreadIdentity(Level - 1, Id, Extent))

@@ -27,6 +27,19 @@ extern __thread void *CurrentDeviceThread;
 
 inline bool isDeviceThread() { return CurrentDeviceThread != nullptr; }
 
+/// Where the host's libomp stood when a host-style kernel started running
+/// on a thread of an active host team (CPUInPlace.cpp). libomp counts the
+/// host's levels too; the device's levels are relative to these.
+struct HostNestingBase {
+  bool InPlace;
+  int Level;
+  int ActiveLevel;
+};
+extern __thread HostNestingBase InPlaceHostNesting;
+inline const HostNestingBase &inPlaceHostNesting() {
+  return InPlaceHostNesting;
+}
+
 /// What hostRuntimeSymbol returns for a name the host runtime lacks (or
 /// when no host runtime is loaded): the caller then runs our definition.
 #define OMPX_NO_HOST_SYMBOL (reinterpret_cast<void *>(1))
@@ -36,19 +49,28 @@ void *hostRuntimeSymbol(const char *Name);
 } // namespace arch
 } // namespace ompx
 
-// The locals carry an odd prefix so they never shadow a parameter.
+/// libomp's \p Name as a \p FnType, or null on a device thread or when
+/// libomp lacks it; looked up once per use. The locals carry an odd prefix
+/// so they never shadow a parameter.
+#define OMPX_HOST_FUNCTION(Name, FnType)                                       \
+  (::ompx::arch::isDeviceThread()                                              \
+       ? static_cast<FnType>(nullptr)                                          \
+       : []() -> FnType {                                                      \
+           static void *OmpxHostFn_ = nullptr;                                 \
+           void *OmpxFn_ = __atomic_load_n(&OmpxHostFn_, __ATOMIC_ACQUIRE);    \
+           if (!OmpxFn_) {                                                     \
+             OmpxFn_ = ::ompx::arch::hostRuntimeSymbol(#Name);                 \
+             __atomic_store_n(&OmpxHostFn_, OmpxFn_, __ATOMIC_RELEASE);        \
+           }                                                                   \
+           return OmpxFn_ == OMPX_NO_HOST_SYMBOL                               \
+                      ? static_cast<FnType>(nullptr)                           \
+                      : reinterpret_cast<FnType>(OmpxFn_);                     \
+         }())
+
 #define OMPX_FORWARD_TO_HOST(Name, Ret, Params, ...)                           \
   do {                                                                         \
-    if (!::ompx::arch::isDeviceThread()) {                                     \
-      static void *OmpxHostFn_ = nullptr;                                      \
-      void *OmpxFn_ = __atomic_load_n(&OmpxHostFn_, __ATOMIC_ACQUIRE);         \
-      if (!OmpxFn_) {                                                          \
-        OmpxFn_ = ::ompx::arch::hostRuntimeSymbol(#Name);                      \
-        __atomic_store_n(&OmpxHostFn_, OmpxFn_, __ATOMIC_RELEASE);             \
-      }                                                                        \
-      if (OmpxFn_ != OMPX_NO_HOST_SYMBOL)                                      \
-        return reinterpret_cast<Ret(*) Params>(OmpxFn_)(__VA_ARGS__);          \
-    }                                                                          \
+    if (auto OmpxHost_ = OMPX_HOST_FUNCTION(Name, Ret(*) Params))              \
+      return OmpxHost_(__VA_ARGS__);                                           \
   } while (false)
 
 /// A global the plugin looks up by name in the loaded image.

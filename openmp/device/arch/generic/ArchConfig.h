@@ -14,6 +14,20 @@
 #ifndef OPENMP_DEVICE_ARCH_GENERIC_ARCHCONFIG_H
 #define OPENMP_DEVICE_ARCH_GENERIC_ARCHCONFIG_H
 
+namespace ompx {
+namespace arch {
+/// See the CPU layer: no host runtime shares a GPU's levels.
+struct HostNestingBase {
+  bool InPlace;
+  int Level;
+  int ActiveLevel;
+};
+inline HostNestingBase inPlaceHostNesting() { return {false, 0, 0}; }
+} // namespace arch
+} // namespace ompx
+
+#define OMPX_HOST_FUNCTION(Name, FnType) static_cast<FnType>(nullptr)
+
 #define OMPX_FORWARD_TO_HOST(Name, Ret, Params, ...)                           \
   do {                                                                         \
   } while (false)

@@ -1,0 +1,109 @@
+//===- CPUInPlace.cpp - Host-style kernels run inside a host team ---------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A host-style kernel (clang's C/C++ code for the CPU device, which asks the
+// host's libomp who it is) launched by a thread of an active host parallel
+// region runs here, on the launching thread, as on upstream's runtime. Every
+// other way costs a hand-off to another thread per kernel while the host
+// team's idle threads keep spinning for the cores (docs/Benchmarks.md,
+// launch patterns). The region must still see the device's initial thread:
+//  * it runs inside a serialized parallel region of libomp's, a team of one
+//    of which the launching thread is thread 0: omp_get_thread_num() and
+//    omp_get_num_threads() answer 0 and 1, and a barrier, `single` or
+//    worksharing loop in the region binds to that team, not the host's;
+//  * libomp still counts the host's levels, so the level queries
+//    (omp_get_level, omp_get_active_level, omp_in_parallel, and the level
+//    argument of omp_get_ancestor_thread_num and omp_get_team_size) answer
+//    relative to the start of the region (DeviceAPI.cpp, through
+//    arch::inPlaceHostNesting).
+// The kernel's own `teams` and `parallel` are nested in the host's active
+// region, so libomp serializes them unless OMP_MAX_ACTIVE_LEVELS allows
+// more: the device team has one thread, as upstream's has.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CPUDevice.h"
+#include "CPUDeviceLaunch.h"
+#include "DeviceRuntime.h"
+
+using namespace ompx;
+
+namespace {
+
+using GlobalThreadNumFn = int32_t (*)(IdentTy *);
+using SerializedParallelFn = void (*)(IdentTy *, int32_t);
+using LevelQueryFn = int (*)();
+
+/// libomp's entry points this needs, looked up once (null when libomp lacks
+/// one, so no kernel runs in place).
+struct HostEntryPoints {
+  GlobalThreadNumFn GlobalThreadNum = nullptr;
+  SerializedParallelFn Begin = nullptr;
+  SerializedParallelFn End = nullptr;
+  LevelQueryFn Level = nullptr;
+  LevelQueryFn ActiveLevel = nullptr;
+
+  bool complete() const {
+    return GlobalThreadNum && Begin && End && Level && ActiveLevel;
+  }
+};
+
+template <typename Fn> Fn hostFunction(const char *Name) {
+  void *Symbol = arch::hostRuntimeSymbol(Name);
+  return Symbol == OMPX_NO_HOST_SYMBOL ? nullptr
+                                       : reinterpret_cast<Fn>(Symbol);
+}
+
+const HostEntryPoints &hostEntryPoints() {
+  // The runtime is freestanding (no thread-safe statics): racing threads
+  // look the same symbols up and store the same values.
+  static HostEntryPoints Points;
+  static int Resolved = 0;
+  if (!__atomic_load_n(&Resolved, __ATOMIC_ACQUIRE)) {
+    HostEntryPoints Found;
+    Found.GlobalThreadNum =
+        hostFunction<GlobalThreadNumFn>("__kmpc_global_thread_num");
+    Found.Begin =
+        hostFunction<SerializedParallelFn>("__kmpc_serialized_parallel");
+    Found.End =
+        hostFunction<SerializedParallelFn>("__kmpc_end_serialized_parallel");
+    Found.Level = hostFunction<LevelQueryFn>("omp_get_level");
+    Found.ActiveLevel = hostFunction<LevelQueryFn>("omp_get_active_level");
+    Points = Found;
+    __atomic_store_n(&Resolved, 1, __ATOMIC_RELEASE);
+  }
+  return Points;
+}
+
+/// The source location libomp records for the region (KMP_IDENT_KMPC).
+IdentTy InPlaceLocation = {0, 0x2, 0, 0, ";unknown;unknown;0;0;;"};
+
+} // namespace
+
+namespace ompx {
+namespace arch {
+__thread HostNestingBase InPlaceHostNesting;
+} // namespace arch
+} // namespace ompx
+
+extern "C" __attribute__((visibility("default"))) int
+__ompx_cpu_run_in_place(ompx_cpu_in_place_body_t Body, void *Context) {
+  const HostEntryPoints &Host = hostEntryPoints();
+  // Device threads answer from the runtime's own state and never reach
+  // libomp; no plugin sends their kernels here.
+  if (!Host.complete() || arch::isDeviceThread())
+    return 1;
+  int32_t Gtid = Host.GlobalThreadNum(&InPlaceLocation);
+  Host.Begin(&InPlaceLocation, Gtid);
+  arch::HostNestingBase Outer = arch::InPlaceHostNesting;
+  arch::InPlaceHostNesting = {true, Host.Level(), Host.ActiveLevel()};
+  Body(Context);
+  arch::InPlaceHostNesting = Outer;
+  Host.End(&InPlaceLocation, Gtid);
+  return 0;
+}
