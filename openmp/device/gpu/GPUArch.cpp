@@ -43,8 +43,12 @@ constexpr size_t TeamScratchBytes = 8192;
 namespace {
 
 /// A barrier in team-shared memory, for thread counts the hardware cannot
-/// express. Arrived is 0 between rounds; Generation may hold any value and
-/// changes when a round completes.
+/// express. Arrived is 0 between rounds; Generation changes when a round
+/// completes. Any starting Generation would do for the barrier itself, but
+/// team-shared memory starts undefined, and link-time OpenMPOpt (its
+/// Attributor) takes a spin loop comparing two reads of an undefined value
+/// as never looping and deletes it: arch::initBarriers writes both fields
+/// when the kernel starts.
 struct SoftwareBarrier {
   uint32_t Arrived;
   uint32_t Generation;
@@ -67,7 +71,8 @@ template <typename T> T *generic(OMPX_SHARED T *Ptr) { return (T *)Ptr; }
 /// allocation ends; an external array of unknown size names that point.
 extern "C" alignas(16) OMPX_SHARED char __ompx_dynamic_shared[];
 
-void softwareBarrier(SoftwareBarrier *B, uint32_t Count) {
+/// Arrives at \p B and returns the generation the round started in.
+uint32_t softwareBarrierArrive(SoftwareBarrier *B, uint32_t Count) {
   uint32_t Generation = atomic::load(&B->Generation);
   if (atomic::add(&B->Arrived, 1u) == Count - 1) {
     // Last to arrive: reset, then release. No loop on this path, so lanes
@@ -75,6 +80,11 @@ void softwareBarrier(SoftwareBarrier *B, uint32_t Count) {
     atomic::store(&B->Arrived, 0u);
     atomic::store(&B->Generation, Generation + 1);
   }
+  return Generation;
+}
+
+void softwareBarrier(SoftwareBarrier *B, uint32_t Count) {
+  uint32_t Generation = softwareBarrierArrive(B, Count);
   while (atomic::load(&B->Generation) == Generation)
     gpu::pause();
   gpu::fenceBlock();
@@ -103,15 +113,6 @@ void arch::barrier(BarrierId Id, uint32_t Count) {
   }
   // Hardware barrier ids 1 and 2: id 0 stays free for user code.
   if (Count >= Block) {
-    // Every thread of the block is here, so no software barrier round is in
-    // progress: each round includes thread 0 (participants are threads
-    // 0..Count-1), which cannot be both here and inside a round. This is
-    // where the software barriers get their initial state, since the
-    // kernel's first barrier (in __kmpc_target_init) is a block barrier.
-    if (gpu::threadId() == 0) {
-      SharedBarriers[BlockBarrier].Arrived = 0;
-      SharedBarriers[RegionBarrier].Arrived = 0;
-    }
     gpu::blockBarrier(Id + 1);
     return;
   }
@@ -124,6 +125,31 @@ void arch::barrier(BarrierId Id, uint32_t Count) {
     return;
   }
   softwareBarrier(generic(&SharedBarriers[Id]), Count);
+}
+
+void arch::barrierArrive(BarrierId Id, uint32_t Count) {
+  // Only the software barrier can count an arrival without a wait; the
+  // hardware's are whole-block or whole-warp ones, whose threads are all
+  // still running.
+  if (Count <= 1 || Count >= gpu::blockSize() ||
+      (Id == RegionBarrier && gpu::hasCountedBarrier() &&
+       Count % gpu::warpSize() == 0)) {
+    barrier(Id, Count);
+    return;
+  }
+  gpu::fenceBlock();
+  softwareBarrierArrive(generic(&SharedBarriers[Id]), Count);
+}
+
+// Only here: a thread may still be spinning on a finished round's
+// Generation when thread 0 reaches a later block barrier, so a reset there
+// could hand it back the value it waits to see change.
+void arch::initBarriers() {
+  for (uint32_t Id = 0; Id < 2; ++Id) {
+    SoftwareBarrier *B = generic(&SharedBarriers[Id]);
+    atomic::store(&B->Arrived, 0u);
+    atomic::store(&B->Generation, 0u);
+  }
 }
 
 TeamState &arch::teamState() { return *generic(&SharedTeam); }

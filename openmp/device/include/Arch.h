@@ -68,6 +68,20 @@ uint32_t warpSize();
 /// fence.
 void barrier(BarrierId Id, uint32_t Count);
 
+/// Counts the calling thread as arrived at barrier \p Id of \p Count
+/// threads without waiting for the others. Where the barrier is kept in
+/// memory it may be left mid-round when the kernel ends, so only the last
+/// barrier of a kernel may use it. The generic-mode main thread ends its
+/// kernel with it: the workers of a compiler-made state machine still wait
+/// for it there, but a kernel from which link-time OpenMPOpt removed the
+/// state machine (it has no parallel region) has sent its workers home.
+void barrierArrive(BarrierId Id, uint32_t Count);
+
+/// Gives the team's barriers their initial state. Called by thread 0 of each
+/// team in __kmpc_target_init, before the kernel's first barrier, when no
+/// thread can be waiting at one.
+void initBarriers();
+
 /// The calling team's runtime state (team-shared memory on a GPU) and the
 /// calling thread's own state.
 TeamState &teamState();

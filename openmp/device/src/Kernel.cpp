@@ -72,6 +72,7 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
 
   initThreadState(arch::threadState());
   if (Tid == 0) {
+    arch::initBarriers();
     GenericLayout Layout = genericLayout(BlockSize, arch::warpSize());
     Team.LaunchEnv = LaunchEnv;
     Team.IsSPMD = SPMD;
@@ -119,9 +120,10 @@ extern "C" void __kmpc_target_deinit() {
               "__kmpc_target_deinit inside a parallel region");
   if (Team.IsSPMD || arch::threadIdInBlock() != Team.MainThreadId)
     return;
-  // The main thread of a generic kernel releases the waiting workers.
+  // The main thread of a generic kernel releases the waiting workers, if
+  // any are left (Arch.h, barrierArrive).
   atomic::store(&Team.KernelDone, 1u);
-  arch::barrier(arch::BlockBarrier, Team.StateMachineThreads);
+  arch::barrierArrive(arch::BlockBarrier, Team.StateMachineThreads);
 }
 
 extern "C" int8_t __kmpc_is_spmd_exec_mode() {

@@ -136,6 +136,15 @@ void arch::barrier(BarrierId Id, uint32_t Count) {
   barrierWait(T->MyGroup->Barriers[Id], Count);
 }
 
+// A group's barriers serve its teams one after another, so a round must
+// not be left open: the worker threads of a CPU group never leave before
+// the main thread's last barrier, so waiting costs nothing here.
+void arch::barrierArrive(BarrierId Id, uint32_t Count) { barrier(Id, Count); }
+
+// A group's barriers start at zero when the pool creates it, and every
+// round leaves Arrived at zero for the next team.
+void arch::initBarriers() {}
+
 TeamState &arch::teamState() {
   DeviceThread *T = self();
   return T ? T->MyGroup->State : FallbackTeam;
