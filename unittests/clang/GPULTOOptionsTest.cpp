@@ -21,19 +21,6 @@ TEST(GPULTOOptions, UserOptionsPassAsGiven) {
               ElementsAre("-pass-remarks=openmp-opt", "-time-passes"));
 }
 
-// The pass stays off by default in a run that links for an AMD GPU (the
-// user's later value wins), and is left alone otherwise.
-TEST(GPULTOOptions, OffByDefaultWhenTheRunLinksAMDGPU) {
-  EXPECT_THAT(gpuLinkLLVMArgs({}, /*RunLinksAMDGPU=*/false), IsEmpty());
-  EXPECT_THAT(gpuLinkLLVMArgs({"-time-passes"}, /*RunLinksAMDGPU=*/false),
-              ElementsAre("-time-passes"));
-  EXPECT_THAT(gpuLinkLLVMArgs({}, /*RunLinksAMDGPU=*/true),
-              ElementsAre("-openmp-opt-disable"));
-  EXPECT_THAT(gpuLinkLLVMArgs({"-openmp-opt-disable=false"},
-                              /*RunLinksAMDGPU=*/true),
-              ElementsAre("-openmp-opt-disable", "-openmp-opt-disable=false"));
-}
-
 // Without its state-machine rewrite the pass leaves SPMD-ised kernels asking
 // for the generic state machine, which the device runtime runs in generic
 // mode: that option also turns SPMD-isation off.

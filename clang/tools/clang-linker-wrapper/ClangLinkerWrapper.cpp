@@ -15,7 +15,6 @@
 #include "CommandRunner.h"
 #include "DeviceLinkCache.h"
 #include "DeviceLinker.h"
-#include "GPULTOOptions.h"
 #include "InputScanner.h"
 #include "RelocatableOutput.h"
 #include "TempFiles.h"
@@ -240,10 +239,6 @@ private:
   }
 
   Error linkDevices() {
-    // LLVM options are per process: one set for all GPU links of the run.
-    bool RunLinksAMDGPU = any_of(Groups, [](const ImageGroup &Group) {
-      return Group.TheTriple.isAMDGPU();
-    });
     for (ImageGroup &Group : Groups) {
       DeviceLinkJob &Job = Group.Job;
       Job.Triple = Group.TheTriple;
@@ -297,9 +292,7 @@ private:
           WrapperConfig::forTriple(Config.DeviceLinkerArgs, Group.TheTriple);
       Job.CompilerArgs =
           WrapperConfig::forTriple(Config.DeviceCompilerArgs, Group.TheTriple);
-      Job.LLVMArgs = Group.TheTriple.isGPU()
-                         ? gpuLinkLLVMArgs(Config.LLVMArgs, RunLinksAMDGPU)
-                         : Config.LLVMArgs;
+      Job.LLVMArgs = Config.LLVMArgs;
       Expected<std::string> OutputOrErr = Temps.create(Stem, "img");
       if (!OutputOrErr)
         return OutputOrErr.takeError();

@@ -44,15 +44,6 @@ std::optional<bool> lastBoolOption(ArrayRef<std::string> Args, StringRef Name) {
 
 } // namespace
 
-std::vector<std::string> gpuLinkLLVMArgs(ArrayRef<std::string> UserArgs,
-                                         bool RunLinksAMDGPU) {
-  std::vector<std::string> Args;
-  if (RunLinksAMDGPU)
-    Args.push_back("-openmp-opt-disable");
-  Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
-  return Args;
-}
-
 std::vector<std::string> gpuLTOOptions(ArrayRef<std::string> UserArgs) {
   std::vector<std::string> Args(UserArgs.begin(), UserArgs.end());
   // Without its state-machine rewrite, OpenMPOpt leaves a kernel it

@@ -12,9 +12,9 @@
 // link forwards them to ld.lld's LTO.
 //
 // The pipeline is LLVM's full-LTO pipeline, link-time OpenMPOpt included,
-// as upstream's device link runs it (`--offload-opt=-openmp-opt-disable`
-// turns the pass off), except in runs that link for an AMD GPU (see
-// gpuLinkLLVMArgs). Seeing the whole program with the device runtime, it
+// as upstream's device link runs it, for NVIDIA and AMD GPUs alike
+// (`--offload-opt=-openmp-opt-disable` turns the pass off). Seeing the
+// whole program with the device runtime, it
 // turns generic kernels whose sequential part is safe on every thread into
 // SPMD kernels, writes a state machine of its own into the other generic
 // kernels (direct calls of their parallel regions), and moves globalised
@@ -37,7 +37,11 @@
 //    with it runs in generic mode (our runtime's reading of Flang's
 //    Generic-SPMD) and computes a wrong result. So
 //    `-openmp-opt-disable-state-machine-rewrite` also turns SPMD-isation
-//    off, unless the user sets `-openmp-opt-disable-spmdization` explicitly.
+//    off, unless the user sets `-openmp-opt-disable-spmdization` explicitly;
+//  - a device runtime whose spin loops read memory it wrote first: its
+//    Attributor takes a loop comparing reads of never-written team-shared
+//    memory as endless and deletes it (the software barrier, which AMD
+//    region barriers use, until __kmpc_target_init initialised it).
 //===----------------------------------------------------------------------===//
 
 #ifndef CLANG_LINKER_WRAPPER_GPULTOOPTIONS_H
@@ -50,17 +54,6 @@
 #include <vector>
 
 namespace wrapper {
-
-/// The LLVM options of the GPU device links of one wrapper run: \p UserArgs
-/// after `-openmp-opt-disable` when the run links for an AMD GPU
-/// (\p RunLinksAMDGPU). Link-time OpenMPOpt stays off there by default: on,
-/// a `parallel for` reduction nested in a generic `teams distribute`
-/// reduction computes 0 on the emulated gfx90a (test/emulator/amdgpu/
-/// nested-reduction.test), which is not understood yet. LLVM's options are
-/// one set per process, so an NVIDIA link in the same run goes without the
-/// pass too; `--offload-opt=-openmp-opt-disable=false` turns it on.
-std::vector<std::string> gpuLinkLLVMArgs(llvm::ArrayRef<std::string> UserArgs,
-                                         bool RunLinksAMDGPU);
 
 /// The LLVM options the GPU LTO runs with: \p UserArgs, plus
 /// `-openmp-opt-disable-spmdization` when they turn OpenMPOpt's
