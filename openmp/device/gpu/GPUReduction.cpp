@@ -27,6 +27,7 @@
 
 #include "GPUPrimitives.h"
 #include "Interface.h"
+#include "Parallel.h"
 #include "State.h"
 
 using namespace ompx;
@@ -100,6 +101,13 @@ int64_t __kmpc_shuffle_int64(int64_t Value, int16_t Delta, int16_t Width) {
 int32_t __kmpc_nvptx_parallel_reduce_nowait_v2(IdentTy *, uint64_t, void *Data,
                                                ShuffleReduceFnTy Shuffle,
                                                InterWarpCopyFnTy Copy) {
+  // As with parallel regions (Parallel.h): given the helpers' addresses,
+  // link-time OpenMPOpt compared each call below with every helper of the
+  // program and the inliner copied them all in; 16 kernels with a reduction
+  // took 54 CPU-s to link for sm_90. One indirect call per shuffle step is
+  // what hiding them costs.
+  Shuffle = hideFromOptimizer(Shuffle);
+  Copy = hideFromOptimizer(Copy);
   // The region's threads are the first TeamSize threads of the block.
   uint32_t TeamSize = currentTeamSize();
   uint32_t Tid = arch::threadIdInBlock();
@@ -138,6 +146,10 @@ int32_t __kmpc_nvptx_teams_reduce_nowait_v2(
   // only thread running the teams region).
   if (!isTeamLeader())
     return 0;
+  // Hidden for the same reason as the parallel reduction's helpers.
+  ListToGlobalCopy = hideFromOptimizer(ListToGlobalCopy);
+  ListToGlobalReduce = hideFromOptimizer(ListToGlobalReduce);
+  GlobalToListCopy = hideFromOptimizer(GlobalToListCopy);
   uint32_t NumTeams = arch::numBlocks();
   if (NumTeams <= 1)
     return 1;
