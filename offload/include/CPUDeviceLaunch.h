@@ -123,8 +123,11 @@ typedef int (*ompx_cpu_launch_fn_t)(const struct ompx_cpu_launch_request *,
 typedef void (*ompx_cpu_in_place_body_t)(void *Context);
 
 /// Runs Body(Context) on the calling thread as the device's initial thread
-/// and returns 0; returns non-zero without running it when the host's
-/// libomp lacks an entry point this needs.
+/// and returns 0. Returns non-zero without running it when the host's
+/// libomp lacks an entry point this needs, or when libomp would not
+/// serialize the kernel's parallel regions (the calling thread's active
+/// level is below max-active-levels): their other threads would answer for
+/// the host's levels.
 typedef int (*ompx_cpu_run_in_place_fn_t)(ompx_cpu_in_place_body_t Body,
                                           void *Context);
 

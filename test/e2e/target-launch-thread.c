@@ -1,19 +1,24 @@
 // Where the CPU device runs a host-style kernel: on the launching thread
-// outside parallel regions. Inside one, libomp counts the host's levels and,
-// inside an active one (a host team, or libomp's hidden helper team, which
-// runs `nowait` target tasks when a GPU is among the devices), answers for
-// the host team: the kernel runs on the launching thread inside a team of
-// one of its own, with the level queries answered from where it started,
-// or, from an active region with
-// LIBOMPTARGET_HOST_NESTED_LAUNCH=device-thread, on a device initial thread.
-// LIBOMPTARGET_DEBUG prints one line per launch saying which; every launch
-// also checks what the region sees.
+// whenever libomp already answers for the device's initial thread there
+// (outside parallel regions, and inside inactive ones: `if(0)`, a team of
+// one, where only omp_get_level() counts the host's region). From inside an
+// active parallel region (a host team, or libomp's hidden helper team,
+// which runs `nowait` target tasks when a GPU is among the devices) libomp
+// would answer for the host team: the kernel runs on the launching thread
+// inside a team of one of its own, with the level queries answered from
+// where it started, as long as libomp serializes the kernel's own parallel
+// regions (max-active-levels 1, the default). Otherwise, or with
+// LIBOMPTARGET_HOST_NESTED_LAUNCH=device-thread, a device initial thread
+// runs it. LIBOMPTARGET_DEBUG prints one line per launch saying which;
+// every launch also checks what the region sees.
 // REQUIRES: our-libomptarget
 // RUN: %clang -fopenmp -fopenmp-targets=%target-cpu %s -o %t
 // RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_NUM_THREADS=2 LIBOMPTARGET_DEBUG=1 %ours-run %t 2>&1 \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,INPLACE --implicit-check-not="device initial thread"
 // RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_NUM_THREADS=2 LIBOMPTARGET_DEBUG=1 LIBOMPTARGET_HOST_NESTED_LAUNCH=device-thread %ours-run %t 2>&1 \
-// RUN:   | FileCheck %s --check-prefixes=CHECK,THREAD
+// RUN:   | FileCheck %s --check-prefixes=CHECK,THREAD --implicit-check-not="team of one"
+// RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_NUM_THREADS=2 LIBOMPTARGET_DEBUG=1 OMP_MAX_ACTIVE_LEVELS=2 %ours-run %t 2>&1 \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,THREAD --implicit-check-not="team of one"
 // RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_NUM_THREADS=2 LIBOMPTARGET_HOST_NESTED_LAUNCH=bogus %ours-run %t 2>&1 \
 // RUN:   | FileCheck %s --check-prefixes=BOGUS
 #include <omp.h>
@@ -47,8 +52,9 @@ static struct Seen fromDevice(void) {
         S.InnerThreads = omp_get_num_threads();
         S.InnerLevel = omp_get_level();
         S.InnerAncestorMatches =
-            omp_get_ancestor_thread_num(1) == omp_get_thread_num() &&
-            omp_get_team_size(1) == omp_get_num_threads();
+            omp_get_ancestor_thread_num(omp_get_level()) ==
+                omp_get_thread_num() &&
+            omp_get_team_size(omp_get_level()) == omp_get_num_threads();
       }
     }
   }
@@ -75,16 +81,17 @@ int main(void) {
 #pragma omp parallel if (0)
   S = fromDevice();
   report("parallel if(0)", S);
-  // An inactive region: libomp already answers thread 0 of 1, and the
-  // kernel's `parallel` is active; only the levels count the host's region.
-  // CHECK: host plugin: kernel {{.*}} runs on the launching thread in a team of one (host level 1, active level 0)
-  // CHECK: === parallel if(0): device thread 0 of 1, level 0, active level 0, in parallel 0, ancestor(0) 0, team size(0) 1, single 1, inner team [[T]] at level 1, inner ancestor ok 1
+  // An inactive region: thread 0 of 1 and not in parallel are already the
+  // device's answers, and the kernel's `parallel` is active (only the level
+  // counts the host's inactive region).
+  // CHECK: host plugin: kernel {{.*}} runs on the launching thread (host level 1, active level 0)
+  // CHECK: === parallel if(0): device thread 0 of 1, level 1, active level 0, in parallel 0, ancestor(0) 0, team size(0) 1, single 1, inner team [[T]] at level 2, inner ancestor ok 1
 
 #pragma omp parallel num_threads(1)
   S = fromDevice();
   report("num_threads(1)", S);
-  // CHECK: host plugin: kernel {{.*}} runs on the launching thread in a team of one (host level 1, active level 0)
-  // CHECK: === num_threads(1): device thread 0 of 1, level 0, active level 0, in parallel 0, ancestor(0) 0, team size(0) 1, single 1, inner team [[T]] at level 1, inner ancestor ok 1
+  // CHECK: host plugin: kernel {{.*}} runs on the launching thread (host level 1, active level 0)
+  // CHECK: === num_threads(1): device thread 0 of 1, level 1, active level 0, in parallel 0, ancestor(0) 0, team size(0) 1, single 1, inner team [[T]] at level 2, inner ancestor ok 1
 
   struct Seen Team[2];
 #pragma omp parallel num_threads(2)
@@ -93,7 +100,8 @@ int main(void) {
   report("host thread 1", Team[1]);
   // In place, the kernel's `parallel` is nested in the host's active one
   // and serialized, as on upstream's runtime; a device initial thread gives
-  // it a team of its own.
+  // it a team of its own (also when OMP_MAX_ACTIVE_LEVELS would let it
+  // have one in place, whose other threads would answer for the host).
   // INPLACE-COUNT-2: host plugin: kernel {{.*}} runs on the launching thread in a team of one (host level 1, active level 1)
   // THREAD-COUNT-2: host plugin: kernel {{.*}} runs on a device initial thread (host level 1, active level 1)
   // INPLACE: === host thread 0: device thread 0 of 1, level 0, active level 0, in parallel 0, ancestor(0) 0, team size(0) 1, single 1, inner team 1 at level 1, inner ancestor ok 1

@@ -277,26 +277,26 @@ void traceHostStyleLaunch(const HostKernel &Kernel, const char *Where,
 }
 
 /// Runs a host-style kernel where it sees the device's initial thread. It
-/// asks the host's libomp who it is, which inside a host parallel region
-/// counts the host's levels and, inside an active one, answers for the host
-/// team. Inside any host region the CPU device runtime runs it in a team of
-/// one on the launching thread with the levels counted from there; inside
-/// an active one a device initial thread runs it instead when the user
-/// asks for that or the image lacks that runtime (InitialThreads.h).
+/// asks the host's libomp who it is, which inside an active host parallel
+/// region answers for the host team (InitialThreads.h). There the CPU
+/// device runtime runs it in a team of one on the launching thread when
+/// libomp would serialize its parallel regions anyway; otherwise, when the
+/// user asks for it, or when the image lacks that runtime, a device initial
+/// thread runs it.
 Status launchHostStyleKernel(const HostKernel &Kernel, KernelCall &Call) {
   offload::host::HostNesting Nesting = offload::host::hostNesting();
-  bool MustLeaveHostTeam = offload::host::needsInitialThread(Nesting);
-  if (Nesting.Level > 0 && Kernel.Image->RunInPlace &&
-      (!MustLeaveHostTeam || nestedLaunchPolicy() == NestedLaunch::InPlace)) {
+  if (!offload::host::needsInitialThread(Nesting)) {
+    traceHostStyleLaunch(Kernel, "the launching thread", Nesting);
+    callHostStyleKernel(&Call);
+    return Status::ok();
+  }
+  if (nestedLaunchPolicy() == NestedLaunch::InPlace &&
+      Kernel.Image->RunInPlace &&
+      offload::host::kernelRegionsSerialized(Nesting)) {
     traceHostStyleLaunch(Kernel, "the launching thread in a team of one",
                          Nesting);
     if (Kernel.Image->RunInPlace(callHostStyleKernel, &Call) == 0)
       return Status::ok();
-  }
-  if (!MustLeaveHostTeam) {
-    traceHostStyleLaunch(Kernel, "the launching thread", Nesting);
-    callHostStyleKernel(&Call);
-    return Status::ok();
   }
   traceHostStyleLaunch(Kernel, "a device initial thread", Nesting);
   std::string Error;

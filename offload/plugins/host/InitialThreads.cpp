@@ -110,10 +110,13 @@ HostNesting hostNesting() {
       reinterpret_cast<LevelFn>(dlsym(RTLD_DEFAULT, "omp_get_level"));
   static LevelFn ActiveLevel =
       reinterpret_cast<LevelFn>(dlsym(RTLD_DEFAULT, "omp_get_active_level"));
+  static LevelFn MaxActiveLevels = reinterpret_cast<LevelFn>(
+      dlsym(RTLD_DEFAULT, "omp_get_max_active_levels"));
   HostNesting Nesting;
-  if (Level && ActiveLevel) {
+  if (Level && ActiveLevel && MaxActiveLevels) {
     Nesting.Level = Level();
     Nesting.ActiveLevel = ActiveLevel();
+    Nesting.MaxActiveLevels = MaxActiveLevels();
   }
   return Nesting;
 }

@@ -22,8 +22,11 @@
 //    relative to the start of the region (DeviceAPI.cpp, through
 //    arch::inPlaceHostNesting).
 // The kernel's own `teams` and `parallel` are nested in the host's active
-// region, so libomp serializes them unless OMP_MAX_ACTIVE_LEVELS allows
-// more: the device team has one thread, as upstream's has.
+// region, which libomp serializes unless max-active-levels allows more: the
+// device team has one thread, as upstream's has. Only then does this run a
+// kernel: threads of an active nested team would answer the level queries
+// from libomp unadjusted (the base is the launching thread's), so the
+// plugin hands such launches to a thread of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,9 +50,11 @@ struct HostEntryPoints {
   SerializedParallelFn End = nullptr;
   LevelQueryFn Level = nullptr;
   LevelQueryFn ActiveLevel = nullptr;
+  LevelQueryFn MaxActiveLevels = nullptr;
 
   bool complete() const {
-    return GlobalThreadNum && Begin && End && Level && ActiveLevel;
+    return GlobalThreadNum && Begin && End && Level && ActiveLevel &&
+           MaxActiveLevels;
   }
 };
 
@@ -74,6 +79,8 @@ const HostEntryPoints &hostEntryPoints() {
         hostFunction<SerializedParallelFn>("__kmpc_end_serialized_parallel");
     Found.Level = hostFunction<LevelQueryFn>("omp_get_level");
     Found.ActiveLevel = hostFunction<LevelQueryFn>("omp_get_active_level");
+    Found.MaxActiveLevels =
+        hostFunction<LevelQueryFn>("omp_get_max_active_levels");
     Points = Found;
     __atomic_store_n(&Resolved, 1, __ATOMIC_RELEASE);
   }
@@ -96,7 +103,8 @@ __ompx_cpu_run_in_place(ompx_cpu_in_place_body_t Body, void *Context) {
   const HostEntryPoints &Host = hostEntryPoints();
   // Device threads answer from the runtime's own state and never reach
   // libomp; no plugin sends their kernels here.
-  if (!Host.complete() || arch::isDeviceThread())
+  if (!Host.complete() || arch::isDeviceThread() ||
+      Host.ActiveLevel() < Host.MaxActiveLevels())
     return 1;
   int32_t Gtid = Host.GlobalThreadNum(&InPlaceLocation);
   Host.Begin(&InPlaceLocation, Gtid);
