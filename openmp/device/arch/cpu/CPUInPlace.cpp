@@ -42,8 +42,8 @@ using GlobalThreadNumFn = int32_t (*)(IdentTy *);
 using SerializedParallelFn = void (*)(IdentTy *, int32_t);
 using LevelQueryFn = int (*)();
 
-/// libomp's entry points this needs, looked up once (null when libomp lacks
-/// one, so no kernel runs in place).
+/// libomp's entry points this needs (null when libomp lacks one, so no
+/// kernel runs in place).
 struct HostEntryPoints {
   GlobalThreadNumFn GlobalThreadNum = nullptr;
   SerializedParallelFn Begin = nullptr;
@@ -58,32 +58,33 @@ struct HostEntryPoints {
   }
 };
 
-template <typename Fn> Fn hostFunction(const char *Name) {
-  void *Symbol = arch::hostRuntimeSymbol(Name);
+/// libomp's \p Name, looked up once into \p Cache. The runtime is
+/// freestanding (no thread-safe statics): racing threads look the same
+/// symbol up and store the same value, atomically.
+template <typename Fn> Fn hostFunction(void *&Cache, const char *Name) {
+  void *Symbol = __atomic_load_n(&Cache, __ATOMIC_ACQUIRE);
+  if (!Symbol) {
+    Symbol = arch::hostRuntimeSymbol(Name);
+    __atomic_store_n(&Cache, Symbol, __ATOMIC_RELEASE);
+  }
   return Symbol == OMPX_NO_HOST_SYMBOL ? nullptr
                                        : reinterpret_cast<Fn>(Symbol);
 }
 
-const HostEntryPoints &hostEntryPoints() {
-  // The runtime is freestanding (no thread-safe statics): racing threads
-  // look the same symbols up and store the same values.
-  static HostEntryPoints Points;
-  static int Resolved = 0;
-  if (!__atomic_load_n(&Resolved, __ATOMIC_ACQUIRE)) {
-    HostEntryPoints Found;
-    Found.GlobalThreadNum =
-        hostFunction<GlobalThreadNumFn>("__kmpc_global_thread_num");
-    Found.Begin =
-        hostFunction<SerializedParallelFn>("__kmpc_serialized_parallel");
-    Found.End =
-        hostFunction<SerializedParallelFn>("__kmpc_end_serialized_parallel");
-    Found.Level = hostFunction<LevelQueryFn>("omp_get_level");
-    Found.ActiveLevel = hostFunction<LevelQueryFn>("omp_get_active_level");
-    Found.MaxActiveLevels =
-        hostFunction<LevelQueryFn>("omp_get_max_active_levels");
-    Points = Found;
-    __atomic_store_n(&Resolved, 1, __ATOMIC_RELEASE);
-  }
+HostEntryPoints hostEntryPoints() {
+  static void *Cache[6];
+  HostEntryPoints Points;
+  Points.GlobalThreadNum =
+      hostFunction<GlobalThreadNumFn>(Cache[0], "__kmpc_global_thread_num");
+  Points.Begin = hostFunction<SerializedParallelFn>(
+      Cache[1], "__kmpc_serialized_parallel");
+  Points.End = hostFunction<SerializedParallelFn>(
+      Cache[2], "__kmpc_end_serialized_parallel");
+  Points.Level = hostFunction<LevelQueryFn>(Cache[3], "omp_get_level");
+  Points.ActiveLevel =
+      hostFunction<LevelQueryFn>(Cache[4], "omp_get_active_level");
+  Points.MaxActiveLevels =
+      hostFunction<LevelQueryFn>(Cache[5], "omp_get_max_active_levels");
   return Points;
 }
 
@@ -100,7 +101,7 @@ __thread HostNestingBase InPlaceHostNesting;
 
 extern "C" __attribute__((visibility("default"))) int
 __ompx_cpu_run_in_place(ompx_cpu_in_place_body_t Body, void *Context) {
-  const HostEntryPoints &Host = hostEntryPoints();
+  HostEntryPoints Host = hostEntryPoints();
   // Device threads answer from the runtime's own state and never reach
   // libomp; no plugin sends their kernels here.
   if (!Host.complete() || arch::isDeviceThread() ||
