@@ -58,17 +58,6 @@ bool forwardToHost(ForkTeamsFn Host, IdentTy *Loc, void *Microtask, void **Args,
       ...);
 }
 
-ForkTeamsFn hostForkTeams() {
-  static void *Host = nullptr;
-  void *Fn = __atomic_load_n(&Host, __ATOMIC_ACQUIRE);
-  if (!Fn) {
-    Fn = arch::hostRuntimeSymbol("__kmpc_fork_teams");
-    __atomic_store_n(&Host, Fn, __ATOMIC_RELEASE);
-  }
-  return Fn == OMPX_NO_HOST_SYMBOL ? nullptr
-                                   : reinterpret_cast<ForkTeamsFn>(Fn);
-}
-
 } // namespace
 
 extern "C" void __kmpc_push_num_teams(IdentTy *Loc, int32_t Gtid,
@@ -91,7 +80,7 @@ extern "C" void __kmpc_fork_teams(IdentTy *Loc, int32_t Argc, void *Microtask,
     Args[I] = va_arg(List, void *);
   va_end(List);
   if (!arch::isDeviceThread()) {
-    ForkTeamsFn Host = hostForkTeams();
+    ForkTeamsFn Host = OMPX_HOST_FUNCTION(__kmpc_fork_teams, ForkTeamsFn);
     if (!Host)
       arch::fatal("a host-style teams region needs the host OpenMP runtime "
                   "(libomp), which is not loaded");

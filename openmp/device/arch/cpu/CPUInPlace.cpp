@@ -42,52 +42,6 @@ using GlobalThreadNumFn = int32_t (*)(IdentTy *);
 using SerializedParallelFn = void (*)(IdentTy *, int32_t);
 using LevelQueryFn = int (*)();
 
-/// libomp's entry points this needs (null when libomp lacks one, so no
-/// kernel runs in place).
-struct HostEntryPoints {
-  GlobalThreadNumFn GlobalThreadNum = nullptr;
-  SerializedParallelFn Begin = nullptr;
-  SerializedParallelFn End = nullptr;
-  LevelQueryFn Level = nullptr;
-  LevelQueryFn ActiveLevel = nullptr;
-  LevelQueryFn MaxActiveLevels = nullptr;
-
-  bool complete() const {
-    return GlobalThreadNum && Begin && End && Level && ActiveLevel &&
-           MaxActiveLevels;
-  }
-};
-
-/// libomp's \p Name, looked up once into \p Cache. The runtime is
-/// freestanding (no thread-safe statics): racing threads look the same
-/// symbol up and store the same value, atomically.
-template <typename Fn> Fn hostFunction(void *&Cache, const char *Name) {
-  void *Symbol = __atomic_load_n(&Cache, __ATOMIC_ACQUIRE);
-  if (!Symbol) {
-    Symbol = arch::hostRuntimeSymbol(Name);
-    __atomic_store_n(&Cache, Symbol, __ATOMIC_RELEASE);
-  }
-  return Symbol == OMPX_NO_HOST_SYMBOL ? nullptr
-                                       : reinterpret_cast<Fn>(Symbol);
-}
-
-HostEntryPoints hostEntryPoints() {
-  static void *Cache[6];
-  HostEntryPoints Points;
-  Points.GlobalThreadNum =
-      hostFunction<GlobalThreadNumFn>(Cache[0], "__kmpc_global_thread_num");
-  Points.Begin = hostFunction<SerializedParallelFn>(
-      Cache[1], "__kmpc_serialized_parallel");
-  Points.End = hostFunction<SerializedParallelFn>(
-      Cache[2], "__kmpc_end_serialized_parallel");
-  Points.Level = hostFunction<LevelQueryFn>(Cache[3], "omp_get_level");
-  Points.ActiveLevel =
-      hostFunction<LevelQueryFn>(Cache[4], "omp_get_active_level");
-  Points.MaxActiveLevels =
-      hostFunction<LevelQueryFn>(Cache[5], "omp_get_max_active_levels");
-  return Points;
-}
-
 /// The source location libomp records for the region (KMP_IDENT_KMPC).
 IdentTy InPlaceLocation = {0, 0x2, 0, 0, ";unknown;unknown;0;0;;"};
 
@@ -101,18 +55,28 @@ __thread HostNestingBase InPlaceHostNesting;
 
 extern "C" __attribute__((visibility("default"))) int
 __ompx_cpu_run_in_place(ompx_cpu_in_place_body_t Body, void *Context) {
-  HostEntryPoints Host = hostEntryPoints();
-  // Device threads answer from the runtime's own state and never reach
-  // libomp; no plugin sends their kernels here.
-  if (!Host.complete() || arch::isDeviceThread() ||
-      Host.ActiveLevel() < Host.MaxActiveLevels())
+  // Null on device threads (they answer from the runtime's own state and
+  // never reach libomp; no plugin sends their kernels here) and where
+  // libomp lacks one.
+  auto GlobalThreadNum =
+      OMPX_HOST_FUNCTION(__kmpc_global_thread_num, GlobalThreadNumFn);
+  auto Begin =
+      OMPX_HOST_FUNCTION(__kmpc_serialized_parallel, SerializedParallelFn);
+  auto End =
+      OMPX_HOST_FUNCTION(__kmpc_end_serialized_parallel, SerializedParallelFn);
+  auto Level = OMPX_HOST_FUNCTION(omp_get_level, LevelQueryFn);
+  auto ActiveLevel = OMPX_HOST_FUNCTION(omp_get_active_level, LevelQueryFn);
+  auto MaxActiveLevels =
+      OMPX_HOST_FUNCTION(omp_get_max_active_levels, LevelQueryFn);
+  if (!GlobalThreadNum || !Begin || !End || !Level || !ActiveLevel ||
+      !MaxActiveLevels || ActiveLevel() < MaxActiveLevels())
     return 1;
-  int32_t Gtid = Host.GlobalThreadNum(&InPlaceLocation);
-  Host.Begin(&InPlaceLocation, Gtid);
+  int32_t Gtid = GlobalThreadNum(&InPlaceLocation);
+  Begin(&InPlaceLocation, Gtid);
   arch::HostNestingBase Outer = arch::InPlaceHostNesting;
-  arch::InPlaceHostNesting = {true, Host.Level(), Host.ActiveLevel()};
+  arch::InPlaceHostNesting = {true, Level(), ActiveLevel()};
   Body(Context);
   arch::InPlaceHostNesting = Outer;
-  Host.End(&InPlaceLocation, Gtid);
+  End(&InPlaceLocation, Gtid);
   return 0;
 }
