@@ -105,35 +105,58 @@ uint32_t arch::warpSize() { return gpu::warpSize(); }
 bool arch::bareThreadIdentity(int, uint32_t &, uint32_t &) { return false; }
 bool arch::bareBlockIdentity(int, uint32_t &, uint32_t &) { return false; }
 
+namespace {
+
+/// What synchronizes \p Count threads at barrier \p Id.
+enum class BarrierKind {
+  /// One thread: a fence is enough.
+  Fence,
+  /// Every thread of the block: hardware barrier Id + 1 (id 0 stays free
+  /// for user code).
+  Block,
+  /// Threads 0..Count-1 of a region, whole warps: a counted hardware
+  /// barrier. The generic state machine's participants (the main thread
+  /// and its workers) never are whole warps.
+  Counted,
+  /// Any other count: SharedBarriers[Id].
+  Software,
+};
+
+BarrierKind barrierKind(arch::BarrierId Id, uint32_t Count) {
+  if (Count <= 1)
+    return BarrierKind::Fence;
+  if (Count >= gpu::blockSize())
+    return BarrierKind::Block;
+  if (Id == arch::RegionBarrier && gpu::hasCountedBarrier() &&
+      Count % gpu::warpSize() == 0)
+    return BarrierKind::Counted;
+  return BarrierKind::Software;
+}
+
+} // namespace
+
 void arch::barrier(BarrierId Id, uint32_t Count) {
-  uint32_t Block = gpu::blockSize();
-  if (Count <= 1) {
+  switch (barrierKind(Id, Count)) {
+  case BarrierKind::Fence:
     gpu::fenceBlock();
     return;
-  }
-  // Hardware barrier ids 1 and 2: id 0 stays free for user code.
-  if (Count >= Block) {
+  case BarrierKind::Block:
     gpu::blockBarrier(Id + 1);
     return;
-  }
-  // A counted hardware barrier needs whole warps: region members are
-  // threads 0..Count-1, but the generic state machine's participants (the
-  // main thread and its workers) never are.
-  if (Id == RegionBarrier && gpu::hasCountedBarrier() &&
-      Count % gpu::warpSize() == 0) {
+  case BarrierKind::Counted:
     gpu::countedBarrier(Id + 1, Count);
     return;
+  case BarrierKind::Software:
+    softwareBarrier(generic(&SharedBarriers[Id]), Count);
+    return;
   }
-  softwareBarrier(generic(&SharedBarriers[Id]), Count);
 }
 
 void arch::barrierArrive(BarrierId Id, uint32_t Count) {
   // Only the software barrier can count an arrival without a wait; the
   // hardware's are whole-block or whole-warp ones, whose threads are all
   // still running.
-  if (Count <= 1 || Count >= gpu::blockSize() ||
-      (Id == RegionBarrier && gpu::hasCountedBarrier() &&
-       Count % gpu::warpSize() == 0)) {
+  if (barrierKind(Id, Count) != BarrierKind::Software) {
     barrier(Id, Count);
     return;
   }
