@@ -36,8 +36,6 @@ namespace plugin {
 
 constexpr size_t DefaultMinimumStackBytes = 4096;
 
-/// One requested size: absent (the variable is unset or empty), a number of
-/// bytes, or an error naming the variable and the bad value.
 /// Reads \p Value, a variable's text, as a decimal number from 0 to
 /// 4294967295 into \p Out; false, with \p Out untouched, when it is not one.
 inline bool parseUInt32Setting(const char *Value, uint32_t &Out) {
@@ -51,6 +49,8 @@ inline bool parseUInt32Setting(const char *Value, uint32_t &Out) {
   return true;
 }
 
+/// One requested size: absent (the variable is unset or empty), a number of
+/// bytes, or an error naming the variable and the bad value.
 struct RequestedSize {
   bool Present = false;
   size_t Bytes = 0;
