@@ -23,13 +23,16 @@
 #                lib/gpu-emulator/ (docs/GPUEmulator.md). A source line
 #                `KIT-EMULATE-ARGS: ...` gives the arguments the program
 #                runs with there (emu/<arch>/<name>.args). --emulate-only
-#                builds nothing else (the ctest entry gpu-check-kit-emulated)
+#                builds nothing else but the emulated benchmarks (the ctest
+#                entries gpu-check-kit-emulated*)
 #   lib/         our runtime and plugins, libomp, libffi... (found with ldd)
 #   run.sh       runs them (see its header)
 #   bench/       the benchmarks, built by ours, GCC and upstream LLVM where
 #                each is available (bench/build.sh; --with-upstream builds
 #                upstream's device runtime from LLVM's release source, a
-#                ~200 MB download once); not built with --only
+#                ~200 MB download once), and with --emulate by ours for
+#                each emulated arch (bench/emu-<arch>/, run by run.sh
+#                --bench --emulate); not built with --only
 #
 # A program is tests/<name>.{cpp,c,f90,F90}, or a folder tests/<name>/ whose
 # lib*.{cpp,f90} become a static library the other sources link with. A line
@@ -45,6 +48,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=emulate.sh
+. "$here/emulate.sh"
 root=$(cd "$here/../.." && pwd)
 prefix=${OFFLOAD_PREFIX:-$root/install}
 out=$root/build/gpu-check
@@ -116,20 +121,6 @@ fi
 # Flags each device kind adds to every compile and link.
 gpu_flags=(--offload-arch="$arch")
 amd_flags=(--offload-arch="$amd_arch")
-# The emulator's device triple and driver library for a GPU arch.
-emu_triple_of() {
-  case $1 in
-  sm_*) echo nvptx64-nvidia-cuda ;;
-  gfx*) echo amdgcn-amd-amdhsa ;;
-  *) echo "build.sh: the GPU emulator has no arch '$1'" >&2; return 1 ;;
-  esac
-}
-emu_driver_of() {
-  case $1 in
-  sm_*) echo libcuda.so.1 ;;
-  *) echo libhsa-runtime64.so.1 ;;
-  esac
-}
 if [ $emulate != 0 ]; then
   [ $emulate = 2 ] && kinds=()
   for a in "${emu_archs[@]}"; do
@@ -190,27 +181,15 @@ emulate_args() {
   sed -n 's/.*KIT-EMULATE-ARGS:\(.*\)$/\1/p' "$@" | head -1
 }
 
-offload_binary=$(command -v llvm-offload-binary-22 || command -v llvm-offload-binary ||
-  echo /usr/lib/llvm-22/bin/llvm-offload-binary)
-
-# compile_one <driver> <source> <object> <flags...>: one compile. For an
-# emulated NVIDIA GPU ($lto set) clang keeps the device code as bitcode with
-# -foffload-lto; flang-22 has no such option, so its device code is
-# compiled to bitcode alone, packaged, and embedded in the host object, as
-# clang's -foffload-lto would.
+# compile_one <driver> <source> <object> <flags...>: one compile, for the
+# emulator when $arch is set.
 compile_one() {
   local driver=$1 f=$2 obj=$3
   shift 3
-  if [ ${#lto[@]} -eq 0 ]; then
-    "$driver" "$@" -c "$f" -o "$obj"
-  elif [ "$driver" != flang ]; then
-    "$driver" "$@" "${lto[@]}" -c "$f" -o "$obj"
+  if [ -n "$arch" ]; then
+    emu_compile "$arch" "$driver" "$f" "$obj" "$@"
   else
-    flang "$@" --offload-device-only -emit-llvm -c "$f" -o "$obj.dev.bc" &&
-      "$offload_binary" -o "$obj.offload" \
-        "--image=file=$obj.dev.bc,triple=$triple,arch=$arch,kind=openmp" &&
-      flang "$@" --offload-host-only -Xflang -fembed-offload-object="$obj.offload" \
-        -c "$f" -o "$obj"
+    "$driver" "$@" -c "$f" -o "$obj"
   fi
 }
 
@@ -218,15 +197,14 @@ compile_one() {
 # in $work.
 build_one() {
   local name=$1 kind=$2 flags objdir log srcs=() libsrcs=() objs=() driver
-  local arch= triple= lto=()
+  local arch=
   case $kind in
   gpu) flags=("${gpu_flags[@]}") ;;
   amd) flags=("${amd_flags[@]}") ;;
   emu/*)
     arch=${kind#emu/}
-    triple=$(emu_triple_of "$arch")
-    flags=(--offload-arch="$arch" -Xoffload-linker-"$triple" --offload-emulate)
-    case $arch in sm_*) lto=(-foffload-lto) ;; esac
+    # shellcheck disable=SC2207
+    flags=($(emu_flags_of "$arch"))
     ;;
   *) flags=("${cpu_flags[@]}") ;;
   esac
@@ -266,9 +244,13 @@ build_one() {
     fi
     # Link with the driver of the main program's language.
     driver=$(driver_for "${srcs[0]}")
-    [ "$driver" = flang ] && lto=()
-    "$driver" "${common[@]}" ${lto[@]+"${lto[@]}"} "${objs[@]}" \
-      -o "$out/$kind/$name.tmp" || return 1
+    if [ -n "$arch" ]; then
+      emu_link "$arch" "$driver" "$out/$kind/$name.tmp" "${common[@]}" \
+        "${objs[@]}" || return 1
+    else
+      "$driver" "${common[@]}" "${objs[@]}" -o "$out/$kind/$name.tmp" ||
+        return 1
+    fi
     mv "$out/$kind/$name.tmp" "$out/$kind/$name" || return 1
     local args
     args=$(emulate_args "${srcs[@]}" ${libsrcs[@]+"${libsrcs[@]}"})
@@ -308,7 +290,11 @@ done
 bench_args=(--prefix "$prefix" --out "$out/bench" --arch "$arch")
 { [ $cpu_only = 1 ] || [ "${nvidia:-1}" = 0 ]; } && bench_args+=(--cpu-only)
 [ $with_upstream = 1 ] && bench_args+=(--with-upstream)
-if [ ${#only[@]} -eq 0 ] && [ $emulate != 2 ] && ! "$here/bench/build.sh" "${bench_args[@]}"; then
+if [ $emulate != 0 ]; then
+  for a in "${emu_archs[@]}"; do bench_args+=(--emulate "$a"); done
+  [ $emulate = 2 ] && bench_args+=(--emulate-only)
+fi
+if [ ${#only[@]} -eq 0 ] && ! "$here/bench/build.sh" "${bench_args[@]}"; then
   failed+=(bench)
 fi
 
@@ -332,7 +318,7 @@ case " ${emu_archs[*]} " in
 esac
 roots=("$prefix"/lib/libomptarget.so.* "${plugins[@]}")
 for p in "$out"/gpu/* "$out"/cpu/* "$out"/emu/*/* "$out"/bench/ours/* \
-  "$out"/bench/cpu/*; do
+  "$out"/bench/cpu/* "$out"/bench/emu-*/*; do
   [ -f "$p" ] && roots+=("$p")
 done
 for lib in "$prefix"/lib/libomptarget.so.* "${plugins[@]}" \

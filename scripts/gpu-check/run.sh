@@ -13,10 +13,11 @@
 #                       a program has emu/<arch>/<name>.args (its source's
 #                       KIT-EMULATE-ARGS), those arguments (no GPU needed)
 #   run.sh ... NAME...  only these programs
-#   run.sh --bench [--cpu] [--reps N] [--json FILE] [NAME...]
+#   run.sh --bench [--cpu | --emulate] [--reps N] [--json FILE] [NAME...]
 #                       the benchmarks instead (bench/run.sh: every build,
 #                       interleaved, medians, a table and a JSON; with --cpu
-#                       the CPU-device builds once, just checking they run)
+#                       the CPU-device builds once, with --emulate ours built
+#                       for the GPU emulator once, just checking they run)
 #
 # Prints each program's PASS/FAIL line and time, then `N passed, M failed`;
 # exits non-zero when any program fails. GPU_CHECK_TIMEOUT (seconds, default
@@ -39,7 +40,7 @@ for arg in "$@"; do
   --cpu) kind=cpu; export GPU_CHECK_SMALL=1 ;;
   --emulate) kind=emu; export GPU_CHECK_SMALL=1 ;;
   --sanitize) sanitize=1 ;;
-  -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
   -*) echo "run.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   *) names+=("$arg") ;;
   esac

@@ -11,18 +11,25 @@
 #              Debian's libomptarget (only with --with-upstream or when the
 #              release tarball is already there; see upstream.sh), whose
 #              closure goes beside the kit: <kit>-upstream/upstream-lib.tar.xz
+#   emu-<arch>/ with --emulate ARCH (repeatable): ours for the GPU emulator
+#              (--offload-emulate), run by run.sh --bench --emulate; with
+#              --emulate-only nothing else is built
 # A toolchain that is missing is skipped with a printed reason.
 #
 #   bench/build.sh --prefix DIR --out DIR [--arch sm_90] [--cpu-only]
-#                  [--with-upstream]
+#                  [--with-upstream] [--emulate ARCH]... [--emulate-only]
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../emulate.sh
+. "$here/../emulate.sh"
 prefix=
 out=
 arch=sm_90
 cpu_only=0
 with_upstream=0
+emu_archs=()
+emulate_only=0
 while [ $# -gt 0 ]; do
   case $1 in
   --prefix) prefix=$2; shift 2 ;;
@@ -30,7 +37,9 @@ while [ $# -gt 0 ]; do
   --arch) arch=$2; shift 2 ;;
   --cpu-only) cpu_only=1; shift ;;
   --with-upstream) with_upstream=1; shift ;;
-  -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+  --emulate) emu_archs+=("$2"); shift 2 ;;
+  --emulate-only) emulate_only=1; shift ;;
+  -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
   *) echo "bench/build.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -60,6 +69,28 @@ closure() {
   done
 }
 
+# build_program <build> <driver> <source> <output> <flags...>: one program;
+# a build named emu-<arch> is for the GPU emulator.
+build_program() {
+  local build=$1 driver=$2 src=$3 output=$4 arch
+  shift 4
+  case $build in
+  emu-*)
+    arch=${build#emu-}
+    # shellcheck disable=SC2046
+    emu_compile "$arch" "$driver" "$src" "$output.o" "$@" \
+      $(emu_flags_of "$arch") &&
+      # shellcheck disable=SC2046
+      emu_link "$arch" "$driver" "$output" "$@" $(emu_flags_of "$arch") \
+        "$output.o"
+    local rc=$?
+    rm -f "$output".o*
+    return $rc
+    ;;
+  *) "$driver" "$@" "$src" -o "$output" ;;
+  esac
+}
+
 # compile <build> <c++ driver> <fortran driver> <flags...>: every program
 # into $out/<build>/.
 compile() {
@@ -74,8 +105,8 @@ compile() {
       echo "bench: $build/$name skipped (no Fortran offload compiler here)"
       continue
     fi
-    if "$driver" -O2 -fopenmp "$@" -I"$here" "$src" -o "$out/$build/$name" \
-      >"$log" 2>&1; then
+    if build_program "$build" "$driver" "$src" "$out/$build/$name" -O2 \
+      -fopenmp "$@" -I"$here" >"$log" 2>&1; then
       echo "built bench/$build/$name"
     else
       echo "bench/build.sh: $build/$name failed to build:" >&2
@@ -85,9 +116,17 @@ compile() {
   done
 }
 
-compile cpu "$prefix/bin/clang++" "$prefix/bin/flang" \
-  -fopenmp-targets=x86_64-pc-linux-gnu
-if [ $cpu_only = 1 ]; then
+for a in ${emu_archs[@]+"${emu_archs[@]}"}; do
+  emu_triple_of "$a" >/dev/null || exit 2
+  compile "emu-$a" "$prefix/bin/clang++" "$prefix/bin/flang"
+done
+if [ $emulate_only = 0 ]; then
+  compile cpu "$prefix/bin/clang++" "$prefix/bin/flang" \
+    -fopenmp-targets=x86_64-pc-linux-gnu
+fi
+if [ $emulate_only = 1 ]; then
+  echo "bench: only the emulated builds (--emulate-only)"
+elif [ $cpu_only = 1 ]; then
   echo "bench: only the CPU-device builds (no CUDA toolkit or --cpu-only)"
 else
   compile ours "$prefix/bin/clang++" "$prefix/bin/flang" --offload-arch="$arch"

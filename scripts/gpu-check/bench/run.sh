@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the kit's benchmarks (the kit's run.sh --bench comes here).
 #
-#   bench/run.sh [--cpu] [--reps N] [--json FILE] [NAME...]
+#   bench/run.sh [--cpu | --emulate] [--reps N] [--json FILE] [NAME...]
 #
 # GPU: every program of every build present (ours/, upstream/, gcc/),
 # interleaved (repetition r runs each program under ours, upstream, gcc
@@ -10,22 +10,26 @@
 # writes them as JSON (default bench-<date>.json in the current folder).
 # --cpu: the CPU-device builds once, GPU_CHECK_SMALL=1, printing their rows;
 # no timing is judged, a program only has to run and print its rows.
+# --emulate: the same for ours built for the GPU emulator (emu-<arch>/, from
+# build.sh --emulate), on lib/gpu-emulator/: the GPU plugins and device
+# runtime run every benchmark, no GPU needed.
 # Exits non-zero when a program fails (BENCH-FAIL, a crash, no rows, over
 # GPU_CHECK_BENCH_TIMEOUT seconds, default 60).
 set -uo pipefail
 
 bench=$(cd "$(dirname "$0")" && pwd)
 kit=$(cd "$bench/.." && pwd)
-cpu=0
+check_only=
 reps=${GPU_CHECK_BENCH_REPS:-3}
 json=bench-$(date -u +%Y%m%d-%H%M%S).json
 names=()
 while [ $# -gt 0 ]; do
   case $1 in
-  --cpu) cpu=1; shift ;;
+  --cpu) check_only=cpu; shift ;;
+  --emulate) check_only=emu; shift ;;
   --reps) reps=$2; shift 2 ;;
   --json) json=$2; shift 2 ;;
-  -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
   -*) echo "bench/run.sh: unknown option '$1'" >&2; exit 2 ;;
   *) names+=("$1"); shift ;;
   esac
@@ -33,28 +37,35 @@ done
 
 export OMP_TARGET_OFFLOAD=MANDATORY
 builds=()
-if [ $cpu = 1 ]; then
+if [ -n "$check_only" ]; then
   export GPU_CHECK_SMALL=1
-  builds=(cpu)
   reps=1
+  if [ $check_only = cpu ]; then
+    builds=(cpu)
+  else
+    for d in "$bench"/emu-*/; do [ -d "$d" ] && builds+=("$(basename "$d")"); done
+  fi
 else
   for b in ours upstream gcc; do [ -d "$bench/$b" ] && builds+=("$b"); done
 fi
 if [ ${#builds[@]} -eq 0 ]; then
-  echo "bench/run.sh: no GPU builds in $bench (built without CUDA?)" >&2
+  echo "bench/run.sh: no ${check_only:-GPU} builds in $bench (built without" \
+    "${check_only:+build.sh --emulate or }CUDA?)" >&2
   exit 1
 fi
 if [ ${#names[@]} -eq 0 ]; then
   for p in "$bench/${builds[0]}"/*; do names+=("$(basename "$p")"); done
 fi
 
-# Each build's libraries: ours (and the CPU builds) use the kit's lib/.
+# Each build's libraries: ours (and the CPU builds) use the kit's lib/, the
+# emulated builds the emulator's drivers before it.
 libs_of() {
   case $1 in
   gcc) echo "$bench/gcc-lib" ;;
   upstream)
     if [ -d "$bench/upstream-lib" ]; then echo "$bench/upstream-lib"
     else echo "$unpacked/upstream-lib"; fi ;;
+  emu-*) echo "$kit/lib/gpu-emulator:$kit/lib" ;;
   *) echo "$kit/lib" ;;
   esac
 }
@@ -63,11 +74,11 @@ rows=$(mktemp)
 out=$(mktemp)
 unpacked=$(mktemp -d)
 trap 'rm -rf "$rows" "$out" "$unpacked"' EXIT
-# Upstream's libraries travel compressed (libLLVM alone is 150 MB).
 # Upstream's libraries travel compressed and apart from the kit
 # (<kit>-upstream/, libLLVM alone is 150 MB).
 packed=$kit-upstream/upstream-lib.tar.xz
-if [ -d "$bench/upstream" ] && [ ! -d "$bench/upstream-lib" ]; then
+if [ -z "$check_only" ] && [ -d "$bench/upstream" ] &&
+  [ ! -d "$bench/upstream-lib" ]; then
   if [ -f "$packed" ]; then
     mkdir -p "$unpacked/upstream-lib"
     tar -C "$unpacked/upstream-lib" -xJf "$packed" || {
@@ -98,16 +109,17 @@ for r in $(seq 1 "$reps"); do
         grep -v '^ROW ' "$out" | head -20 | sed 's/^/  | /'
         failed=$((failed + 1))
       fi
-      [ $cpu = 1 ] && sed "s|^|$b/$name: |" "$out" | grep 'ROW '
+      [ -n "$check_only" ] && sed "s|^|$b/$name: |" "$out" | grep 'ROW '
       sed -n "s|^ROW name=\([^ ]*\) value=\([^ ]*\) unit=\([^ ]*\).*|$b \1 \2 \3|p" \
         "$out" >>"$rows"
     done
   done
 done
 
-if [ $cpu = 1 ]; then
-  echo "bench --cpu: $(wc -l <"$rows") rows from ${#names[@]} programs," \
-    "$failed failed"
+if [ -n "$check_only" ]; then
+  echo "bench --$([ $check_only = emu ] && echo emulate || echo cpu):" \
+    "$(wc -l <"$rows") rows from ${#names[@]} programs, ${#builds[@]}" \
+    "build(s), $failed failed"
   [ $failed = 0 ]
   exit
 fi
