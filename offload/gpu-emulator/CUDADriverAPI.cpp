@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The CUDA driver entry points our CUDA plugin calls (offload/plugins/cuda/
-// CUDADriver.h), with the public API's signatures and exported names. One
+// CUDADriver.h), with the public API's signatures, exported names and
+// values (offload/plugins/gpu/CUDAABI.h, shared with the plugin). One
 // device, reported as an sm_90 GPU; its modules are emulated images, its
 // launches run on the SIMT executor and its streams are host threads.
 //
@@ -15,6 +16,7 @@
 
 #include "DeviceMemory.h"
 #include "ModuleLoader.h"
+#include "gpu/CUDAABI.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,20 +24,9 @@
 #include <memory>
 
 using namespace gpuemu;
+using namespace offload::cuda_abi;
 
 namespace {
-
-typedef int CUresult;
-typedef unsigned long long CUdeviceptr;
-
-enum : CUresult {
-  Success = 0,
-  InvalidValue = 1,
-  OutOfMemory = 2,
-  NotInitialized = 3,
-  InvalidDevice = 101,
-  NotFound = 500,
-};
 
 struct Context {
   size_t StackLimit = 1024;
@@ -48,144 +39,118 @@ Context &context() {
   return *C;
 }
 
-const char *const ErrorNames[][3] = {
-    {"0", "CUDA_SUCCESS", "no error"},
-    {"1", "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
-    {"2", "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
-    {"3", "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
-    {"101", "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
-    {"200", "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
-    {"209", "CUDA_ERROR_NO_BINARY_FOR_GPU",
-     "no kernel image is available for execution on the device"},
-    {"500", "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
-    {"600", "CUDA_ERROR_NOT_READY", "device not ready"},
-    {"700", "CUDA_ERROR_ILLEGAL_ADDRESS",
-     "an illegal memory access was encountered"},
-    {"701", "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
-     "too many resources requested for launch"},
-    {"710", "CUDA_ERROR_ASSERT", "device-side assert triggered"},
-    {"715", "CUDA_ERROR_ILLEGAL_INSTRUCTION",
-     "an illegal instruction was encountered"},
-    {"719", "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
-};
-
-const char *const *errorEntry(CUresult R) {
-  for (const auto &Entry : ErrorNames)
-    if (std::atoi(Entry[0]) == R)
-      return Entry;
-  return nullptr;
-}
-
 } // namespace
 
 #define CUDA_API extern "C" __attribute__((visibility("default"))) CUresult
 
 CUDA_API cuInit(unsigned) {
   context().Initialized = DeviceMemory::get().capacity() != 0;
-  return context().Initialized ? Success : OutOfMemory;
+  return context().Initialized ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 CUDA_API cuDriverGetVersion(int *Version) {
   *Version = 13000;
-  return Success;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuGetErrorName(CUresult R, const char **Name) {
-  const char *const *Entry = errorEntry(R);
-  *Name = Entry ? Entry[1] : nullptr;
-  return Entry ? Success : InvalidValue;
+  const CUresultInfo *Info = findResultInfo(R);
+  *Name = Info ? Info->Name : nullptr;
+  return Info ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUDA_API cuGetErrorString(CUresult R, const char **Text) {
-  const char *const *Entry = errorEntry(R);
-  *Text = Entry ? Entry[2] : nullptr;
-  return Entry ? Success : InvalidValue;
+  const CUresultInfo *Info = findResultInfo(R);
+  *Text = Info ? Info->Description : nullptr;
+  return Info ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUDA_API cuDeviceGetCount(int *Count) {
   *Count = context().Initialized ? 1 : 0;
-  return context().Initialized ? Success : NotInitialized;
+  return context().Initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
 }
 
 CUDA_API cuDeviceGet(int *Device, int Ordinal) {
   if (Ordinal != 0)
-    return InvalidDevice;
+    return CUDA_ERROR_INVALID_DEVICE;
   *Device = 0;
-  return Success;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuDeviceGetName(char *Name, int Length, int) {
   snprintf(Name, size_t(Length), "GPU emulator (sm_90)");
-  return Success;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuDeviceGetAttribute(int *Value, int Attribute, int) {
   switch (Attribute) {
-  case 1:
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
     *Value = 1024;
-    return Success; // max threads per block
-  case 5:
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
     *Value = 2147483647;
-    return Success; // max grid x
-  case 8:
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
     *Value = 48 * 1024;
-    return Success; // shared memory per block
-  case 10:
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
     *Value = 32;
-    return Success; // warp size
-  case 13:
-    *Value = 1000000;
-    return Success; // clock (kHz)
-  case 16:
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE:
+    *Value = 1000000; // kHz
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
     *Value = 4;
-    return Success; // multiprocessors
-  case 39:
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
     *Value = 2048;
-    return Success; // threads per multiprocessor
-  case 75:
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
     *Value = 9;
-    return Success; // compute capability
-  case 76:
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
     *Value = 0;
-    return Success;
+    return CUDA_SUCCESS;
   // Kernels run on the CPU and read any host memory while the host uses it:
   // managed memory, pageable memory access and concurrent managed access,
   // as HMM or a coherent link gives a real GPU, so `requires
   // unified_shared_memory` programs run (HSA's answer is the same).
-  case 83:
-  case 88:
-  case 89:
+  case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+  case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS:
+  case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
     *Value = 1;
-    return Success;
+    return CUDA_SUCCESS;
   default:
-    return InvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   }
 }
 
 CUDA_API cuDeviceTotalMem_v2(size_t *Bytes, int) {
   *Bytes = DeviceMemory::get().capacity();
-  return Success;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuDevicePrimaryCtxRetain(void **Ctx, int) {
   *Ctx = &context();
-  return Success;
+  return CUDA_SUCCESS;
 }
-CUDA_API cuDevicePrimaryCtxRelease_v2(int) { return Success; }
-CUDA_API cuCtxSetCurrent(void *) { return Success; }
+CUDA_API cuDevicePrimaryCtxRelease_v2(int) { return CUDA_SUCCESS; }
+CUDA_API cuCtxSetCurrent(void *) { return CUDA_SUCCESS; }
 
 CUDA_API cuCtxGetLimit(size_t *Value, int Limit) {
-  if (Limit != 0 && Limit != 2)
-    return InvalidValue;
-  *Value = Limit == 0 ? context().StackLimit : context().HeapLimit;
-  return Success;
+  if (Limit != CU_LIMIT_STACK_SIZE && Limit != CU_LIMIT_MALLOC_HEAP_SIZE)
+    return CUDA_ERROR_INVALID_VALUE;
+  *Value =
+      Limit == CU_LIMIT_STACK_SIZE ? context().StackLimit : context().HeapLimit;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuCtxSetLimit(int Limit, size_t Value) {
-  if (Limit != 0 && Limit != 2)
-    return InvalidValue;
-  (Limit == 0 ? context().StackLimit : context().HeapLimit) = Value;
-  return Success;
+  if (Limit != CU_LIMIT_STACK_SIZE && Limit != CU_LIMIT_MALLOC_HEAP_SIZE)
+    return CUDA_ERROR_INVALID_VALUE;
+  (Limit == CU_LIMIT_STACK_SIZE ? context().StackLimit : context().HeapLimit) =
+      Value;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuModuleLoadDataEx(void **Module, const void *Image, unsigned, int *,
@@ -194,12 +159,12 @@ CUDA_API cuModuleLoadDataEx(void **Module, const void *Image, unsigned, int *,
   if (CUresult R = loadModule(Image, Loaded))
     return R;
   *Module = Loaded;
-  return Success;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuModuleUnload(void *Module) {
   unloadModule(static_cast<LoadedModule *>(Module));
-  return Success;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuModuleGetFunction(void **Function, void *Module, const char *Name) {
@@ -208,7 +173,7 @@ CUDA_API cuModuleGetFunction(void **Function, void *Module, const char *Name) {
           findKernel(static_cast<LoadedModule *>(Module), Name, Kernel))
     return R;
   *Function = Kernel;
-  return Success;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuModuleGetGlobal_v2(CUdeviceptr *Address, size_t *Bytes, void *Module,
@@ -222,39 +187,40 @@ CUDA_API cuModuleGetGlobal_v2(CUdeviceptr *Address, size_t *Bytes, void *Module,
     *Address = reinterpret_cast<CUdeviceptr>(Found);
   if (Bytes)
     *Bytes = Size;
-  return Success;
+  return CUDA_SUCCESS;
 }
 
 // As a GPU's driver: a kernel's block-size bound (.maxntid), which the
 // plugins use to cap their launches, else the device's limit.
 CUDA_API cuFuncGetAttribute(int *Value, int Attribute, void *Function) {
-  if (Attribute != 0 || !Function)
-    return InvalidValue;
+  if (Attribute != CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK || !Function)
+    return CUDA_ERROR_INVALID_VALUE;
   *Value = int(static_cast<KernelFunction *>(Function)->MaxThreadsPerBlock);
-  return Success;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuMemAlloc_v2(CUdeviceptr *Ptr, size_t Bytes) {
   void *P = DeviceMemory::get().allocate(Bytes);
   *Ptr = reinterpret_cast<CUdeviceptr>(P);
-  return P ? Success : OutOfMemory;
+  return P ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 CUDA_API cuMemFree_v2(CUdeviceptr Ptr) {
-  return DeviceMemory::get().free(reinterpret_cast<void *>(Ptr)) ? Success
-                                                                 : InvalidValue;
+  return DeviceMemory::get().free(reinterpret_cast<void *>(Ptr))
+             ? CUDA_SUCCESS
+             : CUDA_ERROR_INVALID_VALUE;
 }
 
 // Pinned host memory is host memory a kernel may also use: on the emulator
 // all host memory is.
 CUDA_API cuMemAllocHost_v2(void **Ptr, size_t Bytes) {
   *Ptr = std::aligned_alloc(256, (Bytes + 255) / 256 * 256);
-  return *Ptr ? Success : OutOfMemory;
+  return *Ptr ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 CUDA_API cuMemFreeHost(void *Ptr) {
   std::free(Ptr);
-  return Success;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuMemAllocManaged(CUdeviceptr *Ptr, size_t Bytes, unsigned) {

@@ -17,6 +17,7 @@
 #include "ModuleLoader.h"
 #include "SIMTExecutor.h"
 #include "Streams.h"
+#include "gpu/CUDAABI.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,21 +26,17 @@
 #include <vector>
 
 using namespace gpuemu;
-
-typedef int CUresult;
-typedef unsigned long long CUdeviceptr;
+using namespace offload::cuda_abi;
 
 extern "C" CUresult cuCtxGetLimit(size_t *Value, int Limit);
 
 namespace {
 
-constexpr CUresult InvalidValue = 1;
-
 CUresult onStream(void *S, std::function<int()> Operation) {
   if (!S)
     return Operation();
   static_cast<Stream *>(S)->enqueue(std::move(Operation));
-  return 0;
+  return CUDA_SUCCESS;
 }
 
 bool isDevice(CUdeviceptr P, size_t Bytes) {
@@ -53,7 +50,7 @@ size_t stackBytes() {
   if (const char *Env = std::getenv("GPUEMU_STACK_SIZE"))
     Bytes = size_t(std::strtoull(Env, nullptr, 10));
   size_t Limit = 0;
-  cuCtxGetLimit(&Limit, 0);
+  cuCtxGetLimit(&Limit, CU_LIMIT_STACK_SIZE);
   return std::max(Bytes, Limit);
 }
 
@@ -83,30 +80,30 @@ std::shared_ptr<ArgumentCopy> copyArguments(const KernelFunction &Kernel,
 CUDA_API cuMemcpyHtoDAsync_v2(CUdeviceptr Dst, const void *Src, size_t Bytes,
                               void *S) {
   if (!isDevice(Dst, Bytes))
-    return InvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   return onStream(S, [=] {
     std::memcpy(ptr(Dst), Src, Bytes);
-    return 0;
+    return CUDA_SUCCESS;
   });
 }
 
 CUDA_API cuMemcpyDtoHAsync_v2(void *Dst, CUdeviceptr Src, size_t Bytes,
                               void *S) {
   if (!isDevice(Src, Bytes))
-    return InvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   return onStream(S, [=] {
     std::memcpy(Dst, ptr(Src), Bytes);
-    return 0;
+    return CUDA_SUCCESS;
   });
 }
 
 CUDA_API cuMemcpyDtoDAsync_v2(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes,
                               void *S) {
   if (!isDevice(Dst, Bytes) || !isDevice(Src, Bytes))
-    return InvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   return onStream(S, [=] {
     std::memmove(ptr(Dst), ptr(Src), Bytes);
-    return 0;
+    return CUDA_SUCCESS;
   });
 }
 
@@ -118,10 +115,10 @@ CUDA_API cuMemcpyPeerAsync(CUdeviceptr Dst, void *, CUdeviceptr Src, void *,
 CUDA_API cuMemsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Count,
                          void *S) {
   if (!isDevice(Dst, Count))
-    return InvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   return onStream(S, [=] {
     std::memset(ptr(Dst), Value, Count);
-    return 0;
+    return CUDA_SUCCESS;
   });
 }
 
@@ -131,9 +128,9 @@ CUDA_API cuLaunchKernel(void *Function, unsigned GridX, unsigned GridY,
                         void **Params, void **Extra) {
   auto *Kernel = static_cast<KernelFunction *>(Function);
   if (!Kernel || Extra || (Kernel->Params[0] && !Params))
-    return InvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   if (!GridX || !GridY || !GridZ || !BlockX || !BlockY || !BlockZ)
-    return InvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   // A GPU's driver refuses a block larger than the kernel was compiled for
   // (its .maxntid), which code generation and OpenMPOpt assume.
   uint64_t Threads = uint64_t(BlockX) * BlockY * BlockZ;
@@ -143,7 +140,7 @@ CUDA_API cuLaunchKernel(void *Function, unsigned GridX, unsigned GridY,
             "the %u it was compiled for (.maxntid)\n",
             Kernel->Name.c_str(), (unsigned long long)Threads,
             Kernel->MaxThreadsPerBlock);
-    return InvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   }
   std::shared_ptr<ArgumentCopy> Arguments = copyArguments(*Kernel, Params);
   LaunchConfig Config;
@@ -172,18 +169,18 @@ CUDA_API cuLaunchKernel(void *Function, unsigned GridX, unsigned GridY,
 
 CUDA_API cuStreamCreate(void **S, unsigned) {
   *S = new Stream();
-  return 0;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuStreamDestroy_v2(void *S) {
   delete static_cast<Stream *>(S);
-  return 0;
+  return CUDA_SUCCESS;
 }
 
 CUDA_API cuStreamSynchronize(void *S) {
-  return S ? static_cast<Stream *>(S)->synchronize() : 0;
+  return S ? static_cast<Stream *>(S)->synchronize() : CUDA_SUCCESS;
 }
 
 CUDA_API cuStreamQuery(void *S) {
-  return S ? static_cast<Stream *>(S)->query() : 0;
+  return S ? static_cast<Stream *>(S)->query() : CUDA_SUCCESS;
 }

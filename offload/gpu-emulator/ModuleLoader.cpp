@@ -9,6 +9,7 @@
 #include "ModuleLoader.h"
 #include "DeviceMemory.h"
 
+#include "gpu/CUDAABI.h"
 #include "offload/GPUEmulation/EmulatorABI.h"
 
 #include <cstdio>
@@ -23,6 +24,7 @@ namespace gpuemu {
 namespace {
 
 namespace abi = offload::gpuemu;
+using namespace offload::cuda_abi;
 
 /// Bytes of the ELF file at \p Image, whose header is \p Header: the end
 /// of its furthest part.
@@ -98,15 +100,15 @@ int openImage(const void *Image, const Elf64_Ehdr &Header, int &Fd,
             Size - sizeof(HostHeader)) != ssize_t(Size - sizeof(HostHeader))) {
     if (Fd >= 0)
       close(Fd);
-    return 2; // CUDA_ERROR_OUT_OF_MEMORY
+    return CUDA_ERROR_OUT_OF_MEMORY;
   }
   Handle = dlopen(imagePath(Fd).c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!Handle) {
     fprintf(stderr, "gpu-emulator: cannot load the image: %s\n", dlerror());
     close(Fd);
-    return 200;
+    return CUDA_ERROR_INVALID_IMAGE;
   }
-  return 0;
+  return CUDA_SUCCESS;
 }
 
 } // namespace
@@ -116,7 +118,7 @@ int loadModule(const void *Image, LoadedModule *&Out, uint16_t Machine) {
   std::memcpy(&Header, Image, sizeof(Header));
   if (std::memcmp(Header.e_ident, ELFMAG, SELFMAG)) {
     fprintf(stderr, "gpu-emulator: the image is not an ELF file\n");
-    return 200; // CUDA_ERROR_INVALID_IMAGE
+    return CUDA_ERROR_INVALID_IMAGE;
   }
   // The wrapper marks emulated images with the GPU's machine number so that
   // the runtime routes them to the GPU's plugin; a cubin is an executable,
@@ -132,7 +134,7 @@ int loadModule(const void *Image, LoadedModule *&Out, uint16_t Machine) {
                 ? "-Xoffload-linker-amdgcn-amd-amdhsa --offload-emulate"
                 : "-Xoffload-linker-nvptx64-nvidia-cuda --offload-emulate "
                   "(and -foffload-lto)");
-    return 209; // CUDA_ERROR_NO_BINARY_FOR_GPU
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
   }
   exportEmulatorSymbols();
   int Fd = -1;
@@ -150,11 +152,11 @@ int loadModule(const void *Image, LoadedModule *&Out, uint16_t Machine) {
             Version ? *Version : 0, abi::ABIVersion);
     dlclose(Handle);
     close(Fd);
-    return 209;
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
   }
   Out = new LoadedModule{Handle, Fd, *Shared, {}};
   registerWritableData(*Out);
-  return 0;
+  return CUDA_SUCCESS;
 }
 
 void unloadModule(LoadedModule *Module) {
@@ -177,7 +179,7 @@ int findKernel(LoadedModule *Module, const char *Name, KernelFunction *&Out) {
   void *EntryAddress = dlsym(Module->Handle, Entry.c_str());
   void *ParamsAddress = dlsym(Module->Handle, Params.c_str());
   if (!EntryAddress || !ParamsAddress)
-    return 500;
+    return CUDA_ERROR_NOT_FOUND;
   Out = new KernelFunction{Module, Name,
                            reinterpret_cast<void (*)(void **)>(EntryAddress),
                            static_cast<const uint64_t *>(ParamsAddress)};
@@ -185,22 +187,22 @@ int findKernel(LoadedModule *Module, const char *Name, KernelFunction *&Out) {
   if (auto *MaxThreads =
           static_cast<const uint32_t *>(dlsym(Module->Handle, Bound.c_str())))
     Out->MaxThreadsPerBlock = *MaxThreads;
-  return 0;
+  return CUDA_SUCCESS;
 }
 
 int findGlobal(LoadedModule *Module, const char *Name, void *&Address,
                size_t &Bytes) {
   Address = dlsym(Module->Handle, Name);
   if (!Address)
-    return 500;
+    return CUDA_ERROR_NOT_FOUND;
   Dl_info Info;
   ElfW(Sym) *Symbol = nullptr;
   if (!dladdr1(Address, &Info, reinterpret_cast<void **>(&Symbol),
                RTLD_DL_SYMENT) ||
       !Symbol)
-    return 500;
+    return CUDA_ERROR_NOT_FOUND;
   Bytes = Symbol->st_size;
-  return 0;
+  return CUDA_SUCCESS;
 }
 
 } // namespace gpuemu

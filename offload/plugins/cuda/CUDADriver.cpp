@@ -68,75 +68,14 @@ std::string CUDADriver::errorName(CUresult Result) const {
     Name = nullptr;
   if (!Name) {
     // The stub library answers every call, cuGetErrorName included, with
-    // an error, so the common codes are named here as well.
-    switch (Result) {
-    case CUDA_ERROR_INVALID_VALUE:
-      Name = "CUDA_ERROR_INVALID_VALUE";
-      break;
-    case CUDA_ERROR_OUT_OF_MEMORY:
-      Name = "CUDA_ERROR_OUT_OF_MEMORY";
-      break;
-    case CUDA_ERROR_NOT_INITIALIZED:
-      Name = "CUDA_ERROR_NOT_INITIALIZED";
-      break;
-    case CUDA_ERROR_STUB_LIBRARY:
-      Name = "CUDA_ERROR_STUB_LIBRARY (the CUDA toolkit's stub library, not "
-             "a driver)";
-      break;
-    case CUDA_ERROR_INSUFFICIENT_DRIVER:
-      Name = "CUDA_ERROR_INSUFFICIENT_DRIVER";
-      break;
-    case CUDA_ERROR_NO_DEVICE:
-      Name = "CUDA_ERROR_NO_DEVICE";
-      break;
-    case CUDA_ERROR_INVALID_IMAGE:
-      Name = "CUDA_ERROR_INVALID_IMAGE";
-      break;
-    case CUDA_ERROR_NO_BINARY_FOR_GPU:
-      Name = "CUDA_ERROR_NO_BINARY_FOR_GPU";
-      break;
-    case CUDA_ERROR_INVALID_PTX:
-      Name = "CUDA_ERROR_INVALID_PTX";
-      break;
-    case CUDA_ERROR_NOT_FOUND:
-      Name = "CUDA_ERROR_NOT_FOUND";
-      break;
-    case CUDA_ERROR_NOT_READY:
-      Name = "CUDA_ERROR_NOT_READY";
-      break;
-    case CUDA_ERROR_ILLEGAL_ADDRESS:
-      Name = "CUDA_ERROR_ILLEGAL_ADDRESS";
-      break;
-    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
-      Name = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
-      break;
-    case CUDA_ERROR_LAUNCH_TIMEOUT:
-      Name = "CUDA_ERROR_LAUNCH_TIMEOUT";
-      break;
-    case CUDA_ERROR_ASSERT:
-      Name = "CUDA_ERROR_ASSERT";
-      break;
-    case CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED:
-      Name = "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED";
-      break;
-    case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED:
-      Name = "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED";
-      break;
-    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-      Name = "CUDA_ERROR_ILLEGAL_INSTRUCTION";
-      break;
-    case CUDA_ERROR_LAUNCH_FAILED:
-      Name = "CUDA_ERROR_LAUNCH_FAILED";
-      break;
-    case CUDA_ERROR_NOT_SUPPORTED:
-      Name = "CUDA_ERROR_NOT_SUPPORTED";
-      break;
-    case CUDA_ERROR_UNKNOWN:
-      Name = "CUDA_ERROR_UNKNOWN";
-      break;
-    default:
+    // an error, so the codes of the public API are named here as well.
+    const CUresultInfo *Info = findResultInfo(Result);
+    if (!Info)
       return "CUDA error " + std::to_string(Result);
-    }
+    Name = Info->Name;
+    if (Result == CUDA_ERROR_STUB_LIBRARY)
+      return std::string(Name) + " (" + std::to_string(Result) +
+             ", the CUDA toolkit's stub library, not a driver)";
   }
   return std::string(Name) + " (" + std::to_string(Result) + ")";
 }

@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The part of the CUDA driver API (cuda.h) the plugin uses, declared here so
-// the plugin builds without the CUDA toolkit and loads libcuda.so.1 with
-// dlopen. Types, constants and signatures are those of the public API
-// (versioned entry points, e.g. cuMemAlloc_v2, are named explicitly because
-// the library exports them under those names).
+// The entry points of the CUDA driver API (cuda.h) the plugin uses, declared
+// here so the plugin builds without the CUDA toolkit and loads libcuda.so.1
+// with dlopen. Signatures are those of the public API, its types and values
+// come from gpu/CUDAABI.h (versioned entry points, e.g. cuMemAlloc_v2, are
+// named explicitly because the library exports them under those names).
 //
 // CUDADriver::load never fails hard: whatever goes wrong (no library, a
 // symbol missing, cuInit refusing, e.g. the toolkit's stub library, or no
@@ -21,6 +21,7 @@
 #ifndef OFFLOAD_PLUGINS_CUDA_CUDADRIVER_H
 #define OFFLOAD_PLUGINS_CUDA_CUDADRIVER_H
 
+#include "gpu/CUDAABI.h"
 #include "gpu/DriverLibrary.h"
 
 #include <cstdint>
@@ -31,74 +32,9 @@ namespace offload {
 namespace plugin {
 namespace cuda {
 
-typedef int CUresult;
-typedef int CUdevice;
-typedef unsigned long long CUdeviceptr;
-typedef struct CUctx_st *CUcontext;
-typedef struct CUmod_st *CUmodule;
-typedef struct CUfunc_st *CUfunction;
-typedef struct CUstream_st *CUstream;
-typedef int CUjit_option;
-
-enum : CUresult {
-  CUDA_SUCCESS = 0,
-  CUDA_ERROR_INVALID_VALUE = 1,
-  CUDA_ERROR_OUT_OF_MEMORY = 2,
-  CUDA_ERROR_NOT_INITIALIZED = 3,
-  CUDA_ERROR_STUB_LIBRARY = 34,
-  CUDA_ERROR_INSUFFICIENT_DRIVER = 35,
-  CUDA_ERROR_NO_DEVICE = 100,
-  CUDA_ERROR_INVALID_IMAGE = 200,
-  CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
-  CUDA_ERROR_INVALID_PTX = 218,
-  CUDA_ERROR_NOT_FOUND = 500,
-  CUDA_ERROR_NOT_READY = 600,
-  CUDA_ERROR_ILLEGAL_ADDRESS = 700,
-  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
-  CUDA_ERROR_LAUNCH_TIMEOUT = 702,
-  CUDA_ERROR_ASSERT = 710,
-  CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
-  CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
-  CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
-  CUDA_ERROR_LAUNCH_FAILED = 719,
-  CUDA_ERROR_NOT_SUPPORTED = 801,
-  CUDA_ERROR_UNKNOWN = 999,
-};
-
-/// CUdevice_attribute values.
-enum : int {
-  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
-  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
-  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
-  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
-  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
-  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
-  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
-  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
-  CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
-  CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13,
-  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
-  CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,
-  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
-  CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY = 83,
-  CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88,
-  CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
-};
-
-/// CUlimit values.
-enum : int { CU_LIMIT_STACK_SIZE = 0, CU_LIMIT_MALLOC_HEAP_SIZE = 2 };
-
-/// CUfunction_attribute values.
-enum : int { CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0 };
-
-/// Flags.
-enum : unsigned {
-  CU_STREAM_NON_BLOCKING = 1,
-  CU_MEM_ATTACH_GLOBAL = 1,
-  CU_MEMHOSTREGISTER_PORTABLE = 1,
-};
+// The types and values of the public API, shared with the GPU emulator's
+// driver.
+using namespace cuda_abi;
 
 // Every entry point the plugin calls: member, exported symbol, signature.
 #define OFFLOAD_CUDA_DRIVER_FUNCTIONS(F)                                       \
