@@ -17,6 +17,7 @@
 #include "ModuleLoader.h"
 #include "SIMTExecutor.h"
 #include "Streams.h"
+#include "Trace.h"
 #include "gpu/CUDAABI.h"
 
 #include <cstdio>
@@ -81,6 +82,7 @@ CUDA_API cuMemcpyHtoDAsync_v2(CUdeviceptr Dst, const void *Src, size_t Bytes,
                               void *S) {
   if (!isDevice(Dst, Bytes))
     return CUDA_ERROR_INVALID_VALUE;
+  traceCopy(ptr(Dst), Src, Bytes);
   return onStream(S, [=] {
     std::memcpy(ptr(Dst), Src, Bytes);
     return CUDA_SUCCESS;
@@ -91,6 +93,7 @@ CUDA_API cuMemcpyDtoHAsync_v2(void *Dst, CUdeviceptr Src, size_t Bytes,
                               void *S) {
   if (!isDevice(Src, Bytes))
     return CUDA_ERROR_INVALID_VALUE;
+  traceCopy(Dst, ptr(Src), Bytes);
   return onStream(S, [=] {
     std::memcpy(Dst, ptr(Src), Bytes);
     return CUDA_SUCCESS;
@@ -101,6 +104,7 @@ CUDA_API cuMemcpyDtoDAsync_v2(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes,
                               void *S) {
   if (!isDevice(Dst, Bytes) || !isDevice(Src, Bytes))
     return CUDA_ERROR_INVALID_VALUE;
+  traceCopy(ptr(Dst), ptr(Src), Bytes);
   return onStream(S, [=] {
     std::memmove(ptr(Dst), ptr(Src), Bytes);
     return CUDA_SUCCESS;
@@ -151,8 +155,7 @@ CUDA_API cuLaunchKernel(void *Function, unsigned GridX, unsigned GridY,
   Config.StaticSharedBytes = Kernel->Module->StaticSharedBytes;
   Config.DynamicSharedBytes = SharedBytes;
   Config.StackBytes = stackBytes();
-  static const bool Trace = std::getenv("GPUEMU_TRACE") != nullptr;
-  if (Trace)
+  if (tracing())
     fprintf(stderr,
             "gpu-emulator: launching '%s': %ux%ux%u blocks of %ux%ux%u "
             "threads, %llu+%u bytes of shared memory\n",

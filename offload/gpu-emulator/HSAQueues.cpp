@@ -8,6 +8,7 @@
 
 #include "HSAQueue.h"
 #include "SIMTExecutor.h"
+#include "Trace.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -161,8 +162,7 @@ bool Queue::dispatch(const hsa_kernel_dispatch_packet_t &Slot) {
     Config.DynamicSharedBytes =
         uint32_t(Packet.group_segment_size - Config.StaticSharedBytes);
   Config.StackBytes = stackBytes(Packet.private_segment_size);
-  static const bool Trace = std::getenv("GPUEMU_TRACE") != nullptr;
-  if (Trace)
+  if (tracing())
     fprintf(stderr,
             "gpu-emulator: launching '%s': %ux%ux%u blocks of %ux%ux%u "
             "threads, %llu+%u bytes of group memory\n",

@@ -25,6 +25,7 @@
 #include "DeviceMemory.h"
 #include "HSATypes.h"
 #include "Streams.h"
+#include "Trace.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -364,6 +365,7 @@ HSA_EXPORT hsa_status_t hsa_amd_memory_async_copy(
   for (uint32_t I = 0; I < NumDependencies; ++I)
     if (!Dependencies[I].handle)
       return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  traceCopy(Dst, Src, Size);
   std::vector<hsa_signal_t> Waits(Dependencies, Dependencies + NumDependencies);
   startWhenReady(std::move(Waits), [=]() {
     copyEngine().enqueue([=]() {

@@ -74,8 +74,8 @@
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelTimeout.h"
 #include "gpu/LaunchKnobs.h"
-#include "gpu/ZeroCopyMaps.h"
 #include "gpu/PinnedHostMemory.h"
+#include "gpu/ZeroCopyMaps.h"
 
 #include <algorithm>
 #include <atomic>
@@ -684,8 +684,9 @@ private:
   }
 
   /// Queues \p Kernel on \p Chain: the copy of its launch environment to
-  /// the device, then the dispatch, which waits for that copy (a
-  /// barrier-AND packet) and, through it, for the chain's earlier work.
+  /// the device where it has one, then the dispatch, which waits for the
+  /// chain's last copy, if that is its tail (a barrier-AND packet), and,
+  /// through it, for the chain's earlier work.
   Status queueLaunch(const AMDGPUKernel &Kernel, void **Args, uint32_t NumArgs,
                      const Grid &TheGrid, uint32_t DynCGroupMem,
                      AMDGPUWorkChain &Chain) {
@@ -749,12 +750,19 @@ private:
   }
 
   /// Allocates the launch environment (and its teams-reduction buffer) and
-  /// queues the copy of its content on \p Chain.
+  /// queues the copy of its content on \p Chain; for a kernel without a
+  /// teams reduction \p LaunchEnv is null: the device runtime reads it only
+  /// there, and a launch that needs none saves two allocations and a copy
+  /// ahead of the kernel, as upstream's plugins do.
   Status writeLaunchEnvironment(const AMDGPUKernel &Kernel,
                                 AMDGPUWorkChain &Chain, void *&LaunchEnv) {
+    LaunchEnv = nullptr;
+    uint64_t Bytes = reductionBufferBytes(Kernel.Config);
+    if (!Bytes)
+      return Status::ok();
     std::string ForKernel = "for kernel '" + Kernel.Name + "'";
     LaunchEnvironmentLayout Env{};
-    if (uint64_t Bytes = reductionBufferBytes(Kernel.Config)) {
+    {
       Status Error;
       void *Buffer = allocateOrExplain(Bytes, AllocKind::Device, Error);
       if (!Buffer)

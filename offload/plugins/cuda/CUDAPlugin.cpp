@@ -41,8 +41,8 @@
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelTimeout.h"
 #include "gpu/LaunchKnobs.h"
-#include "gpu/ZeroCopyMaps.h"
 #include "gpu/PinnedHostMemory.h"
+#include "gpu/ZeroCopyMaps.h"
 
 #include <algorithm>
 #include <chrono>
@@ -761,30 +761,32 @@ private:
     return Status::ok();
   }
 
-  /// Queues \p Kernel on \p Record's stream, after the copy of its launch
-  /// environment.
-  Status queueLaunch(const CUDAKernel &Kernel, void **Args, uint32_t NumArgs,
-                     const Grid &TheGrid, uint32_t DynCGroupMem,
-                     StreamRecord &Record) {
-    // The launch environment (and the teams-reduction buffer) live until
-    // the stream is waited for.
+  /// The launch environment of \p Kernel, queued on \p Record's stream
+  /// with its teams-reduction buffer, or null (\p LaunchEnv = 0) for a
+  /// kernel without a teams reduction: the device runtime reads it only
+  /// there, and a launch that needs none saves an allocation and a copy
+  /// ahead of the kernel, as upstream's plugins do.
+  Status writeLaunchEnvironment(const CUDAKernel &Kernel, StreamRecord &Record,
+                                CUdeviceptr &LaunchEnv) {
+    LaunchEnv = 0;
+    uint64_t Bytes = reductionBufferBytes(Kernel.Config);
+    if (!Bytes)
+      return Status::ok();
+    // Both live until the stream is waited for.
     std::string ForKernel = "for kernel '" + Kernel.Name + "'";
-    CUdeviceptr LaunchEnv = 0;
     if (Status S = allocateLaunchBuffer(sizeof(LaunchEnvironmentLayout),
                                         "the launch environment " + ForKernel,
                                         Record, LaunchEnv))
       return S;
     LaunchEnvironmentLayout Env{};
-    if (uint64_t Bytes = reductionBufferBytes(Kernel.Config)) {
-      CUdeviceptr Buffer = 0;
-      if (Status S = allocateLaunchBuffer(Bytes,
-                                          "the " + std::to_string(Bytes) +
-                                              "-byte teams-reduction buffer " +
-                                              ForKernel,
-                                          Record, Buffer))
-        return S;
-      Env.ReductionBuffer = Buffer;
-    }
+    CUdeviceptr Buffer = 0;
+    if (Status S = allocateLaunchBuffer(Bytes,
+                                        "the " + std::to_string(Bytes) +
+                                            "-byte teams-reduction buffer " +
+                                            ForKernel,
+                                        Record, Buffer))
+      return S;
+    Env.ReductionBuffer = Buffer;
     // The copy is queued before the launch on the same stream, and its
     // source must stay valid until it runs: keep it in the record too.
     Record.HostCopies.push_back(std::make_unique<LaunchEnvironmentLayout>(Env));
@@ -793,6 +795,17 @@ private:
                                            Record.Stream))
       return failure("cuMemcpyHtoDAsync", R,
                      "writing the launch environment " + ForKernel);
+    return Status::ok();
+  }
+
+  /// Queues \p Kernel on \p Record's stream, after the copy of its launch
+  /// environment where it has one.
+  Status queueLaunch(const CUDAKernel &Kernel, void **Args, uint32_t NumArgs,
+                     const Grid &TheGrid, uint32_t DynCGroupMem,
+                     StreamRecord &Record) {
+    CUdeviceptr LaunchEnv = 0;
+    if (Status S = writeLaunchEnvironment(Kernel, Record, LaunchEnv))
+      return S;
 
     std::vector<void *> Values(NumArgs + 1);
     std::vector<void *> Pointers(NumArgs + 1);
