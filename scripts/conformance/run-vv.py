@@ -16,6 +16,14 @@ Fortran test that fails on our side, the runner therefore also builds it
 with flang-22 -fopenmp and no offload target ("host" reference: the target
 regions run as host fallback) to tell a flang-22/libomp problem from ours.
 
+With --emulate sm_90 or --emulate gfx90a, our side alone is built for
+that GPU and run on the GPU emulator (<prefix>/lib/gpu-emulator, see
+docs/GPUEmulator.md): the GPU plugins and device runtime run every test,
+no GPU needed. sm_90 takes the C and C++ tests (flang-22 has no
+-foffload-lto, which the emulated NVIDIA image needs), gfx90a all.
+Results go to <out>/results.json (default build-conformance/vv-emu-<arch>)
+and a summary by status on stdout; no document is written.
+
 Results go to <out>/results.json; docs/Conformance.md gets the section
 "vv" (counts by OpenMP version and language, and every test that fails on
 our side with its cause). Causes found by hand live in
@@ -25,6 +33,7 @@ Example:
   scripts/conformance/run-vv.py /work/vv/OpenMP_VV -j 2
   scripts/conformance/run-vv.py /work/vv/OpenMP_VV --filter 'declare_mapper'
   scripts/conformance/run-vv.py /work/vv/OpenMP_VV --report-only
+  scripts/conformance/run-vv.py /work/vv/OpenMP_VV --emulate sm_90
 """
 
 import argparse
@@ -47,6 +56,13 @@ TARGET = "x86_64-pc-linux-gnu"
 PASSING = ("pass", "skip")
 # Tests that need the suite's helper library (the Makefile's LINK_OMPVV_LIB).
 NEEDS_LIBOMPVV = {"qmcpack_target_static_lib.c"}
+# The options that build for an emulated GPU (compile and link alike).
+EMULATE_FLAGS = {
+    "sm_90": ["--offload-arch=sm_90", "-foffload-lto",
+              "-Xoffload-linker-nvptx64-nvidia-cuda", "--offload-emulate"],
+    "gfx90a": ["--offload-arch=gfx90a",
+               "-Xoffload-linker-amdgcn-amd-amdhsa", "--offload-emulate"],
+}
 
 
 def find_tests(vv, versions, pattern):
@@ -106,7 +122,9 @@ def build_and_run(args, tools, side, test, old=None):
     t = tools["upstream" if side == "host" else side]
     driver = {"C": t["cc"], "C++": t["cxx"], "Fortran": t["fc"]}[lang]
     omp = ["-fopenmp"]
-    if side != "host":
+    if side != "host" and args.emulate:
+        omp += EMULATE_FLAGS[args.emulate]
+    elif side != "host":
         omp.append("-fopenmp-targets=" + TARGET)
     if ver in OMP_VERSION_FLAG:
         omp.append("-fopenmp-version=" + OMP_VERSION_FLAG[ver])
@@ -145,6 +163,10 @@ def run_program(args, side, name, work, rec):
     env = test_env(name, args.thread_limit)
     if side == "host":
         del env["OMP_TARGET_OFFLOAD"]
+    if args.emulate:
+        env["LD_LIBRARY_PATH"] = os.path.join(
+            os.path.abspath(args.prefix), "lib", "gpu-emulator") + \
+            (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
     extra = sorted(set(env.items()) - set(os.environ.items()))
     rec["commands"].append(" ".join("%s=%s" % kv for kv in extra) +
                            " ./test")
@@ -409,8 +431,18 @@ def main():
                     help="write the document from the saved results")
     ap.add_argument("--no-doc", action="store_true",
                     help="do not write the document")
+    ap.add_argument("--emulate", choices=sorted(EMULATE_FLAGS),
+                    help="build ours for this GPU and run it on the GPU "
+                         "emulator (our side only, no document)")
     args = ap.parse_args()
     args.vv = os.path.abspath(args.vv)
+    if args.emulate:
+        args.sides = "ours"
+        args.no_host_reference = True
+        args.no_doc = True
+        if args.out == ap.get_default("out"):
+            args.out = os.path.join(os.path.dirname(args.out),
+                                    "vv-emu-" + args.emulate)
     os.makedirs(args.out, exist_ok=True)
     results_path = os.path.join(args.out, "results.json")
     saved = common.load_json(results_path)
@@ -427,6 +459,9 @@ def main():
         meta["date"] = args.date
         versions = [v for v in args.versions.split(",") if v]
         tests = find_tests(args.vv, versions, args.filter)
+        if args.emulate == "sm_90":
+            tests = [t for t in tests
+                     if LANG_OF[os.path.splitext(t)[1]] != "Fortran"]
         sides = [s for s in args.sides.split(",") if s]
         jobs = [(side, t) for t in tests for side in sides]
         print("%d tests, %d jobs, -j %d" % (len(tests), len(jobs), args.jobs),
@@ -485,6 +520,13 @@ def main():
     u = sum(r.get("upstream", {}).get("status") in PASSING
             for r in complete.values())
     print("tests %d: ours passed %d, upstream passed %d" % (len(complete), o, u))
+    if args.emulate:
+        by_status = {}
+        for r in complete.values():
+            by_status[r["ours"]["status"]] = \
+                by_status.get(r["ours"]["status"], 0) + 1
+        print("on the emulated %s: %s" % (args.emulate, ", ".join(
+            "%s %d" % kv for kv in sorted(by_status.items()))))
 
 
 if __name__ == "__main__":

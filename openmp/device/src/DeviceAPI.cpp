@@ -47,6 +47,20 @@ int omp_get_num_teams() {
   return int(arch::numBlocks());
 }
 
+// nteams-var and teams-thread-limit-var: a target region cannot set them
+// (omp_set_num_teams and omp_set_teams_thread_limit are host routines), so
+// on the device they keep their initial value, 0, which says "no limit
+// set", as libomp's initial values do.
+int omp_get_max_teams() {
+  OMPX_FORWARD_TO_HOST(omp_get_max_teams, int, ());
+  return 0;
+}
+
+int omp_get_teams_thread_limit() {
+  OMPX_FORWARD_TO_HOST(omp_get_teams_thread_limit, int, ());
+  return 0;
+}
+
 int omp_get_thread_limit() {
   OMPX_FORWARD_TO_HOST(omp_get_thread_limit, int, ());
   return int(regionCapacity());
