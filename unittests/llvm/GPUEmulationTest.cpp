@@ -218,7 +218,9 @@ define ptx_kernel void @k(ptr %out, double %x) {
   %y = call double @llvm.nvvm.lohi.i2d(i32 %lo, i32 %hi)
   %z = call double @llvm.nvvm.mul.rn.d(double %y, double %x)
   %w = call double @llvm.nvvm.fma.rn.d(double %z, double %x, double %y)
-  store double %w, ptr %out
+  %v = call double @llvm.nvvm.fabs.f64(double %w)
+  %r = call double @llvm.nvvm.rcp.approx.ftz.d(double %v)
+  store double %r, ptr %out
   ret void
 }
 declare i32 @llvm.nvvm.d2i.hi(double)
@@ -226,11 +228,13 @@ declare i32 @llvm.nvvm.d2i.lo(double)
 declare double @llvm.nvvm.lohi.i2d(i32, i32)
 declare double @llvm.nvvm.mul.rn.d(double, double)
 declare double @llvm.nvvm.fma.rn.d(double, double, double)
+declare double @llvm.nvvm.fabs.f64(double)
+declare double @llvm.nvvm.rcp.approx.ftz.d(double)
 )");
   ASSERT_TRUE(M);
   ASSERT_NO_ERROR(retarget(*M));
   EXPECT_EQ(callees(*M->getFunction("k")),
-            std::vector<std::string>{"llvm.fma.f64"});
+            (std::vector<std::string>{"llvm.fma.f64", "llvm.fabs.f64"}));
 }
 
 TEST_F(GPUEmulationTest, DirectedRoundingIsRefused) {

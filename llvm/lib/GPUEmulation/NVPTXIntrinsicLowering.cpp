@@ -170,11 +170,19 @@ private:
   Value *lowerFloatingPoint(IRBuilder<> &B, CallInst *Call, StringRef Name) {
     if (!Name.consume_front("llvm.nvvm."))
       return nullptr;
+    auto Arg = [&](unsigned I) { return Call->getArgOperand(I); };
+    // LLVM 22's overloaded fabs, llvm.nvvm.fabs.<type> (libdevice's pow
+    // calls it); the older llvm.nvvm.fabs.{f,d} are handled below.
+    if (Name == "fabs.f32" || Name == "fabs.f64")
+      return B.CreateIntrinsic(Intrinsic::fabs, {Call->getType()}, {Arg(0)});
+    // Reciprocals: rcp.rn is 1/x correctly rounded; rcp.approx (libdevice's
+    // pow, with .ftz) promises less than that, which 1/x keeps.
+    if (Name == "rcp.rn.d" || Name == "rcp.rn.f" || Name == "rcp.approx.ftz.d")
+      return B.CreateFDiv(ConstantFP::get(Call->getType(), 1.0), Arg(0));
     // (Flush-to-zero variants, .ftz.f, are left out: the host keeps
     // denormals.)
     if (!Name.consume_back(".f") && !Name.consume_back(".d"))
       return nullptr;
-    auto Arg = [&](unsigned I) { return Call->getArgOperand(I); };
     if (Name == "add.rn")
       return B.CreateFAdd(Arg(0), Arg(1));
     if (Name == "sub.rn")

@@ -110,9 +110,7 @@ void *allocate(size_t Alignment, size_t Size, AllocatorHandle Handle) {
   return nullptr;
 }
 
-bool isPowerOfTwo(uintptr_t Value) {
-  return Value && !(Value & (Value - 1));
-}
+bool isPowerOfTwo(uintptr_t Value) { return Value && !(Value & (Value - 1)); }
 
 } // namespace
 

@@ -107,8 +107,7 @@ int omp_get_team_size(int Level) {
 }
 
 int omp_get_ancestor_thread_num(int Level) {
-  if (auto Host =
-          OMPX_HOST_FUNCTION(omp_get_ancestor_thread_num, int (*)(int)))
+  if (auto Host = OMPX_HOST_FUNCTION(omp_get_ancestor_thread_num, int (*)(int)))
     return Level < 0 ? -1 : Host(Level + arch::inPlaceHostNesting().Level);
   // <ompx.h>'s host fallback of ompx_thread_id(D) asks for level D + 1.
   uint32_t Id, Extent;
