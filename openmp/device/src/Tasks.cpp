@@ -243,6 +243,17 @@ void __kmpc_taskloop_5(IdentTy *Loc, int32_t Gtid, void *Task, int32_t IfVal,
               Schedule, Grainsize, Modifier == 1, TaskDup);
 }
 
+// The affinity clause is a hint about where a task should run; every task
+// here runs at once on the thread that creates it.
+int32_t __kmpc_omp_reg_task_with_affinity(IdentTy *Loc, int32_t Gtid,
+                                          void *Task, int32_t NumAffinity,
+                                          void *AffinityList) {
+  OMPX_FORWARD_TO_HOST(__kmpc_omp_reg_task_with_affinity, int32_t,
+                       (IdentTy *, int32_t, void *, int32_t, void *), Loc, Gtid,
+                       Task, NumAffinity, AffinityList);
+  return 0;
+}
+
 void __kmpc_taskgroup(IdentTy *Loc, int32_t Gtid) {
   OMPX_FORWARD_TO_HOST(__kmpc_taskgroup, void, (IdentTy *, int32_t), Loc, Gtid);
 }
