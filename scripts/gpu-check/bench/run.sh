@@ -41,7 +41,7 @@ if [ -n "$check_only" ]; then
   export GPU_CHECK_SMALL=1
   reps=1
   if [ $check_only = cpu ]; then
-    builds=(cpu)
+    [ -d "$bench/cpu" ] && builds=(cpu)
   else
     for d in "$bench"/emu-*/; do [ -d "$d" ] && builds+=("$(basename "$d")"); done
   fi
@@ -49,8 +49,12 @@ else
   for b in ours upstream gcc; do [ -d "$bench/$b" ] && builds+=("$b"); done
 fi
 if [ ${#builds[@]} -eq 0 ]; then
-  echo "bench/run.sh: no ${check_only:-GPU} builds in $bench (built without" \
-    "${check_only:+build.sh --emulate or }CUDA?)" >&2
+  case $check_only in
+  emu) why="emulated builds (build the kit with build.sh --emulate)" ;;
+  cpu) why="CPU-device builds" ;;
+  *) why="GPU builds (built without CUDA?)" ;;
+  esac
+  echo "bench/run.sh: no $why in $bench" >&2
   exit 1
 fi
 if [ ${#names[@]} -eq 0 ]; then
@@ -120,7 +124,7 @@ if [ -n "$check_only" ]; then
   echo "bench --$([ $check_only = emu ] && echo emulate || echo cpu):" \
     "$(wc -l <"$rows") rows from ${#names[@]} programs, ${#builds[@]}" \
     "build(s), $failed failed"
-  [ $failed = 0 ]
+  [ $failed = 0 ] && [ -s "$rows" ]
   exit
 fi
 
