@@ -455,6 +455,117 @@ TEST(DeviceRuntime, TasksRunWhenCreated) {
     EXPECT_EQ(C, 3);
 }
 
+/// libomp's kmp_taskred_input_t, as the compiler fills it in.
+struct TaskReductionInput {
+  void *Shared;
+  void *Original;
+  size_t Size;
+  void *Init;
+  void *Fini;
+  void *Combine;
+  uint32_t Flags;
+};
+
+void initLongToZero(void *Private, void *) {
+  *static_cast<long *>(Private) = 0;
+}
+void addLong(void *Into, void *From) {
+  *static_cast<long *>(Into) += *static_cast<long *>(From);
+}
+TaskReductionInput sumOfLong(long *Item) {
+  return {Item,
+          Item,
+          sizeof(long),
+          (void *)initLongToZero,
+          nullptr,
+          (void *)addLong,
+          0};
+}
+
+/// What an in_reduction task does: adds into the copy it is given.
+void joinReduction(void *Taskgroup, long *Item, long Value) {
+  *static_cast<long *>(__kmpc_task_reduction_get_th_data(0, Taskgroup, Item)) +=
+      Value;
+}
+
+TEST(DeviceRuntime, TaskgroupReductionsCombineWhenTheirTaskgroupEnds) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  std::vector<long> Outer(2 * 3, 0), Inner(2 * 3, 0);
+  std::vector<int> CopiesAreFresh(2 * 3, 0);
+  launch(Env, 2, 3, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    size_t Me =
+        omp_get_team_num() * 3 + __kmpc_get_hardware_thread_id_in_block();
+    long &A = Outer[Me], &B = Inner[Me];
+    A = B = 100;
+    __kmpc_taskgroup(nullptr, 0);
+    TaskReductionInput InA = sumOfLong(&A);
+    void *OuterGroup = __kmpc_taskred_init(0, 1, &InA);
+    for (long I = 1; I <= 10; ++I)
+      joinReduction(OuterGroup, &A, I);
+    // A nested task names the item by the copy its parent was given.
+    auto *Copy = static_cast<long *>(
+        __kmpc_task_reduction_get_th_data(0, OuterGroup, &A));
+    CopiesAreFresh[Me] = *Copy == 55;
+    joinReduction(nullptr, Copy, 1000);
+
+    __kmpc_taskgroup(nullptr, 0);
+    TaskReductionInput InB = sumOfLong(&B);
+    void *InnerGroup = __kmpc_taskred_init(0, 1, &InB);
+    joinReduction(InnerGroup, &B, 7);
+    // The inner taskgroup's tasks reach the outer one's item too.
+    joinReduction(InnerGroup, &A, 20000);
+    // A taskgroup without reductions ends nothing else.
+    __kmpc_taskgroup(nullptr, 0);
+    __kmpc_end_taskgroup(nullptr, 0);
+    EXPECT_EQ(B, 100);
+    __kmpc_end_taskgroup(nullptr, 0);
+    EXPECT_EQ(B, 107);
+    EXPECT_EQ(A, 100) << "combined before its taskgroup ended";
+    __kmpc_end_taskgroup(nullptr, 0);
+    __kmpc_target_deinit();
+  });
+  for (size_t I = 0; I < Outer.size(); ++I) {
+    EXPECT_EQ(Outer[I], 100 + 55 + 1000 + 20000);
+    EXPECT_EQ(Inner[I], 107);
+    EXPECT_TRUE(CopiesAreFresh[I]);
+  }
+}
+
+/// A parallel region with `reduction(task, + : Mine)`: every thread's tasks
+/// join one reduction whose copies end in thread 0's Mine.
+void taskModifierRegion(int32_t *, int32_t *, void *ResultsArg) {
+  auto *Results = static_cast<std::atomic<long> *>(ResultsArg);
+  long Mine = 0, Original = 0;
+  TaskReductionInput In = sumOfLong(&Mine);
+  In.Original = &Original;
+  void *Group = __kmpc_taskred_modifier_init(nullptr, 0, 0, 1, &In);
+  for (int I = 0; I <= omp_get_thread_num(); ++I)
+    joinReduction(Group, &Mine, 10);
+  __kmpc_task_reduction_modifier_fini(nullptr, 0, 0);
+  Results[omp_get_team_num() * 4 + omp_get_thread_num()] = Mine;
+}
+
+TEST(DeviceRuntime, TaskModifierReductionEndsInThreadZero) {
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  std::vector<std::atomic<long>> Results(2 * 4);
+  launch(Env, 2, 4, [&](KernelLaunchEnvironmentTy *L) {
+    if (__kmpc_target_init(&Env, L) != -1)
+      return;
+    void *Args[] = {Results.data()};
+    __kmpc_parallel_60(nullptr, 0, 1, -1, -1, (void *)taskModifierRegion,
+                       nullptr, Args, 1, 0);
+    __kmpc_target_deinit();
+  });
+  for (int Team = 0; Team < 2; ++Team) {
+    // Threads 0..3 joined 1..4 times with 10 each.
+    EXPECT_EQ(Results[Team * 4].load(), 100);
+    for (int T = 1; T < 4; ++T)
+      EXPECT_EQ(Results[Team * 4 + T].load(), 0);
+  }
+}
+
 TEST(DeviceRuntime, GenericSPMDKeepsGenericSemanticsWithStateMachine) {
   // Flang's "Generic-SPMD" kernels still ask for the state machine: one
   // thread per team runs the user code. An optimizer-SPMDized kernel does
@@ -747,6 +858,24 @@ TEST(DeviceRuntimeDeathTest, DebugChecksStopMisuse) {
                "'unit-test-kernel': device assertion `__kmpc_free_shared of a "
                "block that is not the last one");
   __omp_rtl_device_environment.DeviceDebugKind = 0;
+}
+
+TEST(DeviceRuntimeDeathTest, InReductionOfAnUnknownItemStops) {
+  testing::FLAGS_gtest_death_test_style = "threadsafe";
+  KernelEnvironmentTy Env = makeEnv(ExecModeSPMD);
+  auto JoinUnknown = [&] {
+    launch(Env, 1, 1, [&](KernelLaunchEnvironmentTy *L) {
+      if (__kmpc_target_init(&Env, L) != -1)
+        return;
+      long Unknown = 0;
+      __kmpc_taskgroup(nullptr, 0);
+      joinReduction(nullptr, &Unknown, 1);
+      __kmpc_end_taskgroup(nullptr, 0);
+      __kmpc_target_deinit();
+    });
+  };
+  EXPECT_DEATH(JoinUnknown(), "in_reduction item is not part of any "
+                              "enclosing task reduction");
 }
 
 TEST(DeviceRuntime, HostThreadsSeeTheInitialThread) {

@@ -222,6 +222,22 @@ void __kmpc_taskloop_5(IdentTy *Loc, int32_t Gtid, void *Task, int32_t IfVal,
                        int32_t Modifier, void *TaskDup);
 void __kmpc_taskgroup(IdentTy *Loc, int32_t Gtid);
 void __kmpc_end_taskgroup(IdentTy *Loc, int32_t Gtid);
+int32_t __kmpc_omp_reg_task_with_affinity(IdentTy *Loc, int32_t Gtid,
+                                          void *Task, int32_t NumAffinity,
+                                          void *AffinityList);
+
+// Task reductions (TaskReduction.cpp).
+void *__kmpc_taskred_init(int32_t Gtid, int32_t NumItems, void *Data);
+void *__kmpc_task_reduction_init(int32_t Gtid, int32_t NumItems, void *Data);
+void *__kmpc_taskred_modifier_init(IdentTy *Loc, int32_t Gtid, int32_t IsWs,
+                                   int32_t NumItems, void *Data);
+void *__kmpc_task_reduction_modifier_init(IdentTy *Loc, int32_t Gtid,
+                                          int32_t IsWs, int32_t NumItems,
+                                          void *Data);
+void __kmpc_task_reduction_modifier_fini(IdentTy *Loc, int32_t Gtid,
+                                         int32_t IsWs);
+void *__kmpc_task_reduction_get_th_data(int32_t Gtid, void *Taskgroup,
+                                        void *Item);
 
 // Team-shared memory (SharedStack.cpp).
 void *__kmpc_alloc_shared(uint64_t Bytes);

@@ -86,7 +86,7 @@ void dispatchInit(int32_t Sched, T Lower, T Upper, ST Stride, ST Chunk) {
   D.Drained = 0;
   D.Shared = isDynamicKind(Kind) && D.Participants > 1;
   if (D.Shared) {
-    uint32_t Loop = ++D.LoopInRegion;
+    uint32_t Loop = ++State.LoopInRegion;
     D.Key = (uint64_t(State.RegionSerial) << 32) | Loop;
     acquireBuffer(D.Key, Loop, D.Participants);
   }
@@ -130,7 +130,7 @@ bool nextChunk(uint64_t &Begin, uint64_t &End) {
   }
 
   DispatchBuffer &Buffer =
-      arch::teamState().Dispatch[D.LoopInRegion % NumDispatchBuffers];
+      arch::teamState().Dispatch[State.LoopInRegion % NumDispatchBuffers];
   uint64_t MinChunk = D.Chunk ? D.Chunk : 1;
   if (isGuidedKind(D.Kind)) {
     uint64_t Current = atomic::load(&Buffer.Next);

@@ -86,6 +86,10 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
     Team.WorkTeamSize = 0;
     Team.KernelDone = 0;
     Team.SharedVars = nullptr;
+    // Read only after thread 0 of a region wrote it, but link-time OpenMPOpt
+    // folds a load of never-written (undefined) team-shared memory: without
+    // this store a reduction(task, ...) crashed at -O2.
+    Team.TaskModifierReduction[0] = Team.TaskModifierReduction[1] = nullptr;
     Team.WorkSerial = 0;
     for (uint32_t I = 0; I < NumDispatchBuffers; ++I) {
       // Loop keys start at 1: key 0, ready and drained, means unused.

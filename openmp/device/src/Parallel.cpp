@@ -51,7 +51,7 @@ void enterSerializedLevel(ThreadState &State) {
 void enterLevel1Region(ThreadState &State, uint32_t ThreadNum,
                        uint32_t TeamSize, uint32_t RegionSerial) {
   State.RegionSerial = RegionSerial;
-  State.Dispatch.LoopInRegion = 0;
+  State.LoopInRegion = 0;
   State.Level = 1;
   State.ActiveLevel = TeamSize > 1;
   State.ThreadNum = State.Level1ThreadNum = ThreadNum;

@@ -70,7 +70,7 @@ void __kmpc_free_shared(void *Ptr, uint64_t Bytes) {
                 "__kmpc_alloc_shared gave this thread (frees must be LIFO, "
                 "with the allocated size)");
     // Frees are LIFO: everything from Ptr up is released.
-    arch::threadState().StackUsed = size_t(P - Slice);
+    arch::threadState().StackUsed = uint32_t(P - Slice);
     return;
   }
   arch::freeGlobal(Ptr);

@@ -22,7 +22,10 @@ void ompx::initThreadState(ThreadState &State) {
   State.RunSchedKind = SchedStatic;
   State.RunSchedChunk = 0;
   State.RegionSerial = 0;
+  State.LoopInRegion = 0;
   State.StackUsed = 0;
+  State.TaskgroupDepth = 0;
+  State.TaskReductions = nullptr;
   State.Dispatch = DispatchState{};
 }
 

@@ -36,6 +36,8 @@ struct DispatchBuffer {
   uint32_t Participants;
 };
 
+struct TaskReduction;
+
 struct TeamState {
   KernelLaunchEnvironmentTy *LaunchEnv;
   /// ExecModeSPMD or ExecModeGeneric for this launch.
@@ -59,12 +61,16 @@ struct TeamState {
   /// Arguments published with __kmpc_begin_sharing_variables.
   void **SharedVars;
 
+  /// A `reduction(task, ...)` being set up: thread 0's reduction, which
+  /// the other threads of the region copy (TaskReduction.cpp). One for
+  /// parallel constructs and one for worksharing ones, which may nest.
+  TaskReduction *TaskModifierReduction[2];
+
   DispatchBuffer Dispatch[NumDispatchBuffers];
 };
 
 /// Per-thread state of a dynamically scheduled loop.
 struct DispatchState {
-  uint32_t LoopInRegion; // dynamic loops this thread started in its region
   uint64_t Key;          // key of the current shared loop
   int64_t Lower;         // first iteration value
   int64_t Stride;        // increment between iterations
@@ -97,10 +103,20 @@ struct ThreadState {
   /// Level-1 regions this thread has taken part in; the same on every
   /// member of a region, so it names the region's dynamic loops.
   uint32_t RegionSerial;
+  /// Dynamically scheduled loops this thread started in its region.
+  uint32_t LoopInRegion;
   /// Bytes of this thread's slice of the team scratch memory in use.
-  size_t StackUsed;
+  uint32_t StackUsed;
+  /// Taskgroups the thread is inside, and the task reductions they opened,
+  /// innermost first (TaskReduction.cpp).
+  uint32_t TaskgroupDepth;
+  TaskReduction *TaskReductions;
   DispatchState Dispatch;
 };
+// Every thread of a block has one in team-shared memory on a GPU (256 of
+// them), so each byte here costs 256 of the block's shared memory.
+static_assert(sizeof(ThreadState) <= 128,
+              "ThreadState grew: it lives in team-shared memory per thread");
 
 /// The roles of a generic-mode block of \p BlockSize threads that run in
 /// lockstep groups of \p WarpSize. A thread spinning at a barrier keeps

@@ -9,12 +9,14 @@
 // Every task is executed immediately by the thread that creates it
 // ("undeferred"), which the OpenMP rules allow: a task may always run at its
 // creation point. So waiting for tasks (taskwait, taskgroup) has nothing to
-// wait for, and dependences between sibling tasks hold by construction.
+// wait for, and dependences between sibling tasks hold by construction. A
+// taskgroup's only work is ending the task reductions it opened
+// (TaskReduction.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Interface.h"
-#include "State.h"
+#include "TaskReduction.h"
 
 using namespace ompx;
 
@@ -256,10 +258,13 @@ int32_t __kmpc_omp_reg_task_with_affinity(IdentTy *Loc, int32_t Gtid,
 
 void __kmpc_taskgroup(IdentTy *Loc, int32_t Gtid) {
   OMPX_FORWARD_TO_HOST(__kmpc_taskgroup, void, (IdentTy *, int32_t), Loc, Gtid);
+  beginTaskgroup();
 }
 
 void __kmpc_end_taskgroup(IdentTy *Loc, int32_t Gtid) {
   OMPX_FORWARD_TO_HOST(__kmpc_end_taskgroup, void, (IdentTy *, int32_t), Loc,
                        Gtid);
+  // Its tasks are done (they ran at once); its task reductions end here.
+  endTaskgroup();
 }
 }
