@@ -18,6 +18,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include "gtest/gtest.h"
@@ -112,6 +113,82 @@ declare void @llvm.nvvm.nanosleep(i32)
   // And the host can compile it.
   Expected<SmallString<0>> Object = offload::emitObject(*M);
   ASSERT_TRUE(!!Object) << toString(Object.takeError());
+}
+
+TEST_F(GPUEmulationTest, SpinLoopsYieldEverySoOften) {
+  // Only the atomic and volatile loads inside loops get a yield: the
+  // emulator runs one thread at a time, so a thread spinning on a flag must
+  // let the writer run, while straight-line code and plain loads must not
+  // pay for it.
+  std::unique_ptr<Module> M = parse(R"(
+define void @spin(ptr %flag, ptr %vflag, ptr %data) {
+entry:
+  %first = load atomic i32, ptr %flag monotonic, align 4
+  %plain = load i32, ptr %data, align 4
+  br label %loop
+loop:
+  %seen = load atomic i32, ptr %flag seq_cst, align 4
+  %v = load volatile i32, ptr %vflag, align 4
+  %other = load i32, ptr %data, align 4
+  %both = and i32 %seen, %v
+  %done = icmp ne i32 %both, 0
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+define void @waits(ptr %flag) {
+entry:
+  br label %loop
+loop:
+  %seen = load atomic i32, ptr %flag acquire, align 4
+  call void @__gpuemu_yield()
+  %done = icmp ne i32 %seen, 0
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+; A seq_cst atomic read: the flush the compiler adds does not wait.
+define void @flushes(ptr %flag) {
+entry:
+  br label %loop
+loop:
+  %seen = load atomic i32, ptr %flag seq_cst, align 4
+  call void @flush()
+  %done = icmp ne i32 %seen, 0
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+define internal void @flush() {
+  fence seq_cst
+  ret void
+}
+declare void @__gpuemu_yield()
+)");
+  ASSERT_TRUE(M);
+  // @waits already yields in its loop (the device runtime's spin-waits).
+  EXPECT_EQ(offload::gpuemu::addSpinLoopYields(*M), 3u);
+  EXPECT_EQ(callees(*M->getFunction("flushes")),
+            (std::vector<std::string>{"__gpuemu_yield", "flush"}));
+  EXPECT_EQ(callees(*M->getFunction("waits")),
+            std::vector<std::string>{"__gpuemu_yield"});
+  // Every 256th look yields: the count is a thread-local of the image (one
+  // per host thread, i.e. per block being run), the yield behind a branch.
+  GlobalVariable *Looks = M->getNamedGlobal("__gpuemu_spin_looks");
+  ASSERT_TRUE(Looks);
+  EXPECT_TRUE(Looks->isThreadLocal());
+  Function *F = M->getFunction("spin");
+  EXPECT_EQ(callees(*F),
+            (std::vector<std::string>{"__gpuemu_yield", "__gpuemu_yield"}));
+  for (Instruction &I : instructions(*F))
+    if (isa<CallInst>(I)) {
+      BasicBlock *Guard = I.getParent()->getSinglePredecessor();
+      ASSERT_TRUE(Guard);
+      EXPECT_TRUE(cast<BranchInst>(Guard->getTerminator())->isConditional());
+    }
+  EXPECT_FALSE(verifyModule(*M, &errs()));
 }
 
 TEST_F(GPUEmulationTest, SharedGlobalsBecomeSegmentOffsets) {

@@ -136,6 +136,7 @@ Error retargetToHost(Module &M, const Triple &Host) {
                              M.getTargetTriple().str() + "'");
   if (Error E = AMDGPU ? lowerAMDGPUIntrinsics(M) : lowerNVPTXIntrinsics(M))
     return E;
+  addSpinLoopYields(M);
   dropGPUTargetDetails(M);
   if (Error E = setHostTarget(M, Host))
     return E;

@@ -59,6 +59,14 @@ enum : unsigned {
 };
 llvm::GlobalVariable &amdgpuLaunchSlots(llvm::Module &M);
 
+/// Makes every atomic or volatile load inside a loop that does not already
+/// wait or yield yield to the block's other threads (a call of
+/// __gpuemu_yield after it), so that a thread spinning on a flag another
+/// thread of its block sets lets that thread run on the emulator, which
+/// switches threads only where they wait or yield. Returns the number of
+/// loads that got one. Runs after the intrinsics are lowered.
+unsigned addSpinLoopYields(llvm::Module &M);
+
 /// Moves the team-shared (address space 3) globals into the block's shared
 /// segment: each becomes an offset from __gpuemu_shared_base(); external
 /// zero-sized ones (dynamic shared memory) start after the static ones.

@@ -1,0 +1,171 @@
+//===- SpinLoopYield.cpp - Let spin loops yield on the emulator -----------===//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The emulator runs one thread of a block at a time and switches only where
+// a thread waits or yields. A GPU runs the threads of a block side by side,
+// so device code may wait for another thread by re-reading memory in a loop:
+//
+//   while (!flag) { #pragma omp atomic read  flag = Ready; }
+//
+// Such a loop needs no nanosleep on a GPU, but on the emulator it would
+// spin forever when the writer has not had its turn yet. A read that can
+// see another thread's write is an atomic or volatile load (a plain one the
+// optimizer may hoist out of the loop), so after such a load inside a loop
+// the image counts the look and calls __gpuemu_yield every LooksPerYield
+// looks, which lets the writer run. Loads outside loops, plain loads, and loops
+// that already wait or yield somewhere (a call that may reach a barrier, a warp
+// operation or a yield) are left as they are.
+//
+//===----------------------------------------------------------------------===//
+
+#include "offload/GPUEmulation/HostRetarget.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <vector>
+
+using namespace llvm;
+
+namespace offload {
+namespace gpuemu {
+namespace {
+
+/// Whether \p Load may observe a store by another thread that the loop
+/// around it waits for.
+bool readsOtherThreads(const LoadInst &Load) {
+  return Load.isAtomic() || Load.isVolatile();
+}
+
+/// The emulator's functions where the calling thread may give up its turn:
+/// it waits (barriers, warp and wavefront operations) or yields.
+bool isSwitchPoint(StringRef Name) {
+  return Name == "__gpuemu_yield" || Name == "__gpuemu_barrier" ||
+         Name == "__gpuemu_syncwarp" || Name == "__gpuemu_shfl" ||
+         Name == "__gpuemu_vote" || Name == "__gpuemu_activemask" ||
+         Name == "__gpuemu_activemask64" || Name == "__gpuemu_wave_ballot" ||
+         Name == "__gpuemu_wave_permute";
+}
+
+/// The functions of \p M a call of which may let another thread of the
+/// block run: the switch points, and whatever calls one (or calls through
+/// a pointer).
+DenseSet<const Function *> switchingFunctions(Module &M) {
+  DenseSet<const Function *> Switching;
+  for (Function &F : M)
+    if (F.isDeclaration() && isSwitchPoint(F.getName()))
+      Switching.insert(&F);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function &F : M) {
+      if (F.isDeclaration() || Switching.contains(&F))
+        continue;
+      for (Instruction &I : instructions(F)) {
+        auto *Call = dyn_cast<CallBase>(&I);
+        if (!Call || Call->isInlineAsm())
+          continue;
+        const Function *Callee = Call->getCalledFunction();
+        if (!Callee || Switching.contains(Callee)) {
+          Switching.insert(&F);
+          Changed = true;
+          break;
+        }
+      }
+    }
+  }
+  return Switching;
+}
+
+/// Whether a thread going round \p L already gives the others their turn
+/// (the device runtime's spin-waits call nanosleep, barriers wait). Such a
+/// loop gets no more yields: on an AMD wavefront, a lane that yields again
+/// after the look that ends its wait would be taken as still spinning
+/// (diverged) by the next wavefront operation.
+bool switchesThreads(const Loop &L,
+                     const DenseSet<const Function *> &Switching) {
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB) {
+      auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call || Call->isInlineAsm())
+        continue;
+      const Function *Callee = Call->getCalledFunction();
+      if (!Callee || Switching.contains(Callee))
+        return true;
+    }
+  return false;
+}
+
+/// The loads of \p F that need a yield after them.
+std::vector<LoadInst *> spinLoads(Function &F,
+                                  const DenseSet<const Function *> &Switching) {
+  std::vector<LoadInst *> Loads;
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  if (LI.empty())
+    return Loads;
+  for (BasicBlock &BB : F) {
+    const Loop *L = LI.getLoopFor(&BB);
+    if (!L)
+      continue;
+    for (Instruction &I : BB)
+      if (auto *Load = dyn_cast<LoadInst>(&I);
+          Load && readsOtherThreads(*Load) && !switchesThreads(*L, Switching))
+        Loads.push_back(Load);
+  }
+  return Loads;
+}
+
+/// Looks at memory between two yields: enough that a loop that merely
+/// reads an atomic or volatile variable many times (a delay loop, a bounded
+/// poll) costs little more than on a GPU, few enough that a waiting thread
+/// soon lets the writer run.
+constexpr uint32_t LooksPerYield = 256;
+
+} // namespace
+
+unsigned addSpinLoopYields(Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  DenseSet<const Function *> Switching = switchingFunctions(M);
+  std::vector<LoadInst *> Loads;
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      for (LoadInst *Load : spinLoads(F, Switching))
+        Loads.push_back(Load);
+  if (Loads.empty())
+    return 0;
+
+  FunctionCallee Yield = M.getOrInsertFunction(
+      "__gpuemu_yield", FunctionType::get(Type::getVoidTy(Ctx), false));
+  // Counted per host thread, i.e. per block: the threads of a block share
+  // the count, which is all a yield every so many looks needs.
+  auto *Looks = new GlobalVariable(
+      M, I32, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      ConstantInt::get(I32, 0), "__gpuemu_spin_looks", nullptr,
+      GlobalValue::GeneralDynamicTLSModel);
+  for (LoadInst *Load : Loads) {
+    IRBuilder<> B(Load->getNextNode());
+    Value *Count = B.CreateAdd(B.CreateLoad(I32, Looks), B.getInt32(1));
+    B.CreateStore(Count, Looks);
+    Value *Due = B.CreateICmpEQ(
+        B.CreateAnd(Count, B.getInt32(LooksPerYield - 1)), B.getInt32(0));
+    Instruction *Then = SplitBlockAndInsertIfThen(Due, &*B.GetInsertPoint(),
+                                                  /*Unreachable=*/false);
+    IRBuilder<>(Then).CreateCall(Yield);
+  }
+  return unsigned(Loads.size());
+}
+
+} // namespace gpuemu
+} // namespace offload
