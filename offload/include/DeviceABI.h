@@ -129,6 +129,31 @@ constexpr int32_t ScheduleModifierMask = (1 << 29) | (1 << 30) | (1 << 31);
 /// (criticalWord in src/State.h).
 typedef int32_t CriticalNameTy[8];
 
+/// One item of a task reduction, as `__kmpc_taskred_init` and
+/// `__kmpc_taskred_modifier_init` receive it (libomp's kmp_taskred_input_t).
+/// Init(private, original) initializes a private copy (null: zero it),
+/// Combine(item, private) folds one into the item, Fini(private) ends one.
+struct TaskReductionInputTy {
+  void *Shared;
+  void *Original;
+  size_t Size;
+  void *Init;
+  void *Fini;
+  void *Combine;
+  uint32_t Flags;
+};
+
+/// The same for libomp's first interface (`__kmpc_task_reduction_init`,
+/// kmp_task_red_input_t): no original item, Init(private).
+struct TaskReductionInputV1Ty {
+  void *Shared;
+  size_t Size;
+  void *Init;
+  void *Fini;
+  void *Combine;
+  uint32_t Flags;
+};
+
 /// Outlined parallel region: (global tid*, bound tid*, captured args...).
 typedef void (*ParallelRegionFnTy)(int32_t *, int32_t *, ...);
 /// Reduction combiner of `__kmpc_reduce`: (lhs list, rhs list).

@@ -455,24 +455,13 @@ TEST(DeviceRuntime, TasksRunWhenCreated) {
     EXPECT_EQ(C, 3);
 }
 
-/// libomp's kmp_taskred_input_t, as the compiler fills it in.
-struct TaskReductionInput {
-  void *Shared;
-  void *Original;
-  size_t Size;
-  void *Init;
-  void *Fini;
-  void *Combine;
-  uint32_t Flags;
-};
-
 void initLongToZero(void *Private, void *) {
   *static_cast<long *>(Private) = 0;
 }
 void addLong(void *Into, void *From) {
   *static_cast<long *>(Into) += *static_cast<long *>(From);
 }
-TaskReductionInput sumOfLong(long *Item) {
+TaskReductionInputTy sumOfLong(long *Item) {
   return {Item,
           Item,
           sizeof(long),
@@ -500,7 +489,7 @@ TEST(DeviceRuntime, TaskgroupReductionsCombineWhenTheirTaskgroupEnds) {
     long &A = Outer[Me], &B = Inner[Me];
     A = B = 100;
     __kmpc_taskgroup(nullptr, 0);
-    TaskReductionInput InA = sumOfLong(&A);
+    TaskReductionInputTy InA = sumOfLong(&A);
     void *OuterGroup = __kmpc_taskred_init(0, 1, &InA);
     for (long I = 1; I <= 10; ++I)
       joinReduction(OuterGroup, &A, I);
@@ -511,7 +500,7 @@ TEST(DeviceRuntime, TaskgroupReductionsCombineWhenTheirTaskgroupEnds) {
     joinReduction(nullptr, Copy, 1000);
 
     __kmpc_taskgroup(nullptr, 0);
-    TaskReductionInput InB = sumOfLong(&B);
+    TaskReductionInputTy InB = sumOfLong(&B);
     void *InnerGroup = __kmpc_taskred_init(0, 1, &InB);
     joinReduction(InnerGroup, &B, 7);
     // The inner taskgroup's tasks reach the outer one's item too.
@@ -538,7 +527,7 @@ TEST(DeviceRuntime, TaskgroupReductionsCombineWhenTheirTaskgroupEnds) {
 void taskModifierRegion(int32_t *, int32_t *, void *ResultsArg) {
   auto *Results = static_cast<std::atomic<long> *>(ResultsArg);
   long Mine = 0, Original = 0;
-  TaskReductionInput In = sumOfLong(&Mine);
+  TaskReductionInputTy In = sumOfLong(&Mine);
   In.Original = &Original;
   void *Group = __kmpc_taskred_modifier_init(nullptr, 0, 0, 1, &In);
   for (int I = 0; I <= omp_get_thread_num(); ++I)

@@ -35,18 +35,12 @@ using namespace ompx;
 
 namespace ompx {
 
-/// One item of a task reduction.
+/// One item of a task reduction: what the compiler gave (Shared is the item
+/// as the construct names it, a thread's private copy for the task
+/// modifier, where the copies are combined), and the private copies.
 struct TaskReductionItem {
-  /// The item as the construct names it (a thread's private copy for the
-  /// task modifier), where the copies are combined.
-  void *Shared;
-  /// The original list item, the initializer's second argument.
-  void *Original;
-  size_t Size;
-  void *Init;
-  void *Fini;
-  void *Combine;
-  /// Copies * Size bytes: the private copies.
+  TaskReductionInputTy Input;
+  /// Copies * Input.Size bytes.
   char *Privates;
 };
 
@@ -72,27 +66,6 @@ struct TaskReduction {
 
 namespace {
 
-/// libomp's kmp_taskred_input_t, what __kmpc_taskred_init receives.
-struct TaskReductionInput {
-  void *Shared;
-  void *Original;
-  size_t Size;
-  void *Init;
-  void *Fini;
-  void *Combine;
-  uint32_t Flags;
-};
-
-/// libomp's first interface, kmp_task_red_input_t: no original item.
-struct TaskReductionInputV1 {
-  void *Shared;
-  size_t Size;
-  void *Init;
-  void *Fini;
-  void *Combine;
-  uint32_t Flags;
-};
-
 /// The constructs the task modifier may appear on (libomp's is_ws).
 enum ModifierConstruct : int32_t { OnParallel = 0, OnWorksharing = 1 };
 
@@ -101,16 +74,17 @@ using InitAlone = void (*)(void *Private);
 using FiniFn = void (*)(void *Private);
 using CombineFn = void (*)(void *Into, void *From);
 
-TaskReductionItem itemFrom(const TaskReductionInput &In) {
+TaskReductionItem itemFrom(const TaskReductionInputTy &In) {
+  TaskReductionItem Item = {In, nullptr};
   // Without an original item libomp hands the initializer the shared one.
-  return {In.Shared, In.Original ? In.Original : In.Shared,
-          In.Size,   In.Init,
-          In.Fini,   In.Combine,
-          nullptr};
+  if (!Item.Input.Original)
+    Item.Input.Original = In.Shared;
+  return Item;
 }
 
-TaskReductionItem itemFrom(const TaskReductionInputV1 &In) {
-  return {In.Shared, nullptr, In.Size, In.Init, In.Fini, In.Combine, nullptr};
+TaskReductionItem itemFrom(const TaskReductionInputV1Ty &In) {
+  return {{In.Shared, nullptr, In.Size, In.Init, In.Fini, In.Combine, In.Flags},
+          nullptr};
 }
 
 /// A reduction with \p NumItems items, not yet on any thread's stack.
@@ -131,19 +105,20 @@ TaskReduction *allocateReduction(int32_t NumItems) {
 void createPrivates(TaskReduction &Reduction) {
   for (uint32_t I = 0; I < Reduction.NumItems; ++I) {
     TaskReductionItem &Item = Reduction.Items[I];
-    size_t Bytes = Item.Size * Reduction.Copies;
+    size_t Bytes = Item.Input.Size * Reduction.Copies;
     Item.Privates = static_cast<char *>(arch::allocGlobal(Bytes ? Bytes : 1));
     if (!Item.Privates)
       arch::fatal("out of device memory for the private copies of a task "
                   "reduction");
     for (uint32_t Copy = 0; Copy < Reduction.Copies; ++Copy) {
-      char *Private = Item.Privates + Copy * Item.Size;
-      if (!Item.Init)
-        __builtin_memset(Private, 0, Item.Size);
+      char *Private = Item.Privates + Copy * Item.Input.Size;
+      if (!Item.Input.Init)
+        __builtin_memset(Private, 0, Item.Input.Size);
       else if (Reduction.InitTakesOriginal)
-        reinterpret_cast<InitWithOriginal>(Item.Init)(Private, Item.Original);
+        reinterpret_cast<InitWithOriginal>(Item.Input.Init)(
+            Private, Item.Input.Original);
       else
-        reinterpret_cast<InitAlone>(Item.Init)(Private);
+        reinterpret_cast<InitAlone>(Item.Input.Init)(Private);
     }
   }
   Reduction.OwnsPrivates = true;
@@ -154,10 +129,11 @@ void combinePrivates(TaskReduction &Reduction) {
   for (uint32_t I = 0; I < Reduction.NumItems; ++I) {
     TaskReductionItem &Item = Reduction.Items[I];
     for (uint32_t Copy = 0; Copy < Reduction.Copies; ++Copy) {
-      char *Private = Item.Privates + Copy * Item.Size;
-      reinterpret_cast<CombineFn>(Item.Combine)(Item.Shared, Private);
-      if (Item.Fini)
-        reinterpret_cast<FiniFn>(Item.Fini)(Private);
+      char *Private = Item.Privates + Copy * Item.Input.Size;
+      reinterpret_cast<CombineFn>(Item.Input.Combine)(Item.Input.Shared,
+                                                      Private);
+      if (Item.Input.Fini)
+        reinterpret_cast<FiniFn>(Item.Input.Fini)(Private);
     }
   }
 }
@@ -240,8 +216,9 @@ void *initModifierReduction(IdentTy *Loc, int32_t Gtid, int32_t Construct,
 bool names(const TaskReductionItem &Item, uint32_t Copies,
            const void *Address) {
   auto *Byte = static_cast<const char *>(Address);
-  return Address == Item.Shared ||
-         (Byte >= Item.Privates && Byte < Item.Privates + Item.Size * Copies);
+  return Address == Item.Input.Shared ||
+         (Byte >= Item.Privates &&
+          Byte < Item.Privates + Item.Input.Size * Copies);
 }
 
 } // namespace
@@ -273,15 +250,15 @@ extern "C" {
 void *__kmpc_taskred_init(int32_t Gtid, int32_t NumItems, void *Data) {
   OMPX_FORWARD_TO_HOST(__kmpc_taskred_init, void *, (int32_t, int32_t, void *),
                        Gtid, NumItems, Data);
-  return initTaskgroupReduction(NumItems,
-                                static_cast<TaskReductionInput *>(Data), true);
+  return initTaskgroupReduction(
+      NumItems, static_cast<TaskReductionInputTy *>(Data), true);
 }
 
 void *__kmpc_task_reduction_init(int32_t Gtid, int32_t NumItems, void *Data) {
   OMPX_FORWARD_TO_HOST(__kmpc_task_reduction_init, void *,
                        (int32_t, int32_t, void *), Gtid, NumItems, Data);
   return initTaskgroupReduction(
-      NumItems, static_cast<TaskReductionInputV1 *>(Data), false);
+      NumItems, static_cast<TaskReductionInputV1Ty *>(Data), false);
 }
 
 void *__kmpc_taskred_modifier_init(IdentTy *Loc, int32_t Gtid, int32_t IsWs,
@@ -290,7 +267,7 @@ void *__kmpc_taskred_modifier_init(IdentTy *Loc, int32_t Gtid, int32_t IsWs,
                        (IdentTy *, int32_t, int32_t, int32_t, void *), Loc,
                        Gtid, IsWs, NumItems, Data);
   return initModifierReduction(Loc, Gtid, IsWs, NumItems,
-                               static_cast<TaskReductionInput *>(Data), true);
+                               static_cast<TaskReductionInputTy *>(Data), true);
 }
 
 void *__kmpc_task_reduction_modifier_init(IdentTy *Loc, int32_t Gtid,
@@ -300,7 +277,7 @@ void *__kmpc_task_reduction_modifier_init(IdentTy *Loc, int32_t Gtid,
                        (IdentTy *, int32_t, int32_t, int32_t, void *), Loc,
                        Gtid, IsWs, NumItems, Data);
   return initModifierReduction(Loc, Gtid, IsWs, NumItems,
-                               static_cast<TaskReductionInputV1 *>(Data),
+                               static_cast<TaskReductionInputV1Ty *>(Data),
                                false);
 }
 
@@ -333,7 +310,7 @@ void *__kmpc_task_reduction_get_th_data(int32_t Gtid, void *Taskgroup,
     for (uint32_t I = 0; I < Reduction->NumItems; ++I) {
       TaskReductionItem &Entry = Reduction->Items[I];
       if (names(Entry, Reduction->Copies, Item))
-        return Entry.Privates + Reduction->Slot * Entry.Size;
+        return Entry.Privates + Reduction->Slot * Entry.Input.Size;
     }
   arch::fatal("in_reduction item is not part of any enclosing task reduction "
               "(__kmpc_task_reduction_get_th_data)");
