@@ -38,6 +38,11 @@ struct DispatchBuffer {
 
 struct TaskReduction;
 
+/// Every field is written by thread 0 in __kmpc_target_init, even those read
+/// only after another write: link-time OpenMPOpt folds a load of team-shared
+/// memory that no store reaches from the kernel's start (the memory starts
+/// undefined), which deleted the software barrier's spin loop once and
+/// broke reduction(task, ...) another time.
 struct TeamState {
   KernelLaunchEnvironmentTy *LaunchEnv;
   /// ExecModeSPMD or ExecModeGeneric for this launch.
