@@ -25,7 +25,9 @@
 
 #include "offload/GPUEmulation/HostRetarget.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -58,11 +60,22 @@ bool isSwitchPoint(StringRef Name) {
          Name == "__gpuemu_wave_permute";
 }
 
+using FunctionSet = DenseSet<const Function *>;
+
+/// Whether \p I calls a function in \p Switching or through a pointer.
+bool callMaySwitch(const Instruction &I, const FunctionSet &Switching) {
+  auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call || Call->isInlineAsm())
+    return false;
+  const Function *Callee = Call->getCalledFunction();
+  return !Callee || Switching.contains(Callee);
+}
+
 /// The functions of \p M a call of which may let another thread of the
 /// block run: the switch points, and whatever calls one (or calls through
 /// a pointer).
-DenseSet<const Function *> switchingFunctions(Module &M) {
-  DenseSet<const Function *> Switching;
+FunctionSet switchingFunctions(Module &M) {
+  FunctionSet Switching;
   for (Function &F : M)
     if (F.isDeclaration() && isSwitchPoint(F.getName()))
       Switching.insert(&F);
@@ -71,16 +84,11 @@ DenseSet<const Function *> switchingFunctions(Module &M) {
     for (Function &F : M) {
       if (F.isDeclaration() || Switching.contains(&F))
         continue;
-      for (Instruction &I : instructions(F)) {
-        auto *Call = dyn_cast<CallBase>(&I);
-        if (!Call || Call->isInlineAsm())
-          continue;
-        const Function *Callee = Call->getCalledFunction();
-        if (!Callee || Switching.contains(Callee)) {
-          Switching.insert(&F);
-          Changed = true;
-          break;
-        }
+      if (any_of(instructions(F), [&](const Instruction &I) {
+            return callMaySwitch(I, Switching);
+          })) {
+        Switching.insert(&F);
+        Changed = true;
       }
     }
   }
@@ -92,35 +100,34 @@ DenseSet<const Function *> switchingFunctions(Module &M) {
 /// loop gets no more yields: on an AMD wavefront, a lane that yields again
 /// after the look that ends its wait would be taken as still spinning
 /// (diverged) by the next wavefront operation.
-bool switchesThreads(const Loop &L,
-                     const DenseSet<const Function *> &Switching) {
+bool switchesThreads(const Loop &L, const FunctionSet &Switching) {
   for (const BasicBlock *BB : L.blocks())
-    for (const Instruction &I : *BB) {
-      auto *Call = dyn_cast<CallBase>(&I);
-      if (!Call || Call->isInlineAsm())
-        continue;
-      const Function *Callee = Call->getCalledFunction();
-      if (!Callee || Switching.contains(Callee))
+    for (const Instruction &I : *BB)
+      if (callMaySwitch(I, Switching))
         return true;
-    }
   return false;
 }
 
 /// The loads of \p F that need a yield after them.
-std::vector<LoadInst *> spinLoads(Function &F,
-                                  const DenseSet<const Function *> &Switching) {
+std::vector<LoadInst *> spinLoads(Function &F, const FunctionSet &Switching) {
   std::vector<LoadInst *> Loads;
   DominatorTree DT(F);
   LoopInfo LI(DT);
   if (LI.empty())
     return Loads;
+  // Asked once per loop: a loop holds many blocks and loads.
+  DenseMap<const Loop *, bool> Switches;
   for (BasicBlock &BB : F) {
     const Loop *L = LI.getLoopFor(&BB);
     if (!L)
       continue;
+    auto [It, New] = Switches.try_emplace(L, false);
+    if (New)
+      It->second = switchesThreads(*L, Switching);
+    if (It->second)
+      continue;
     for (Instruction &I : BB)
-      if (auto *Load = dyn_cast<LoadInst>(&I);
-          Load && readsOtherThreads(*Load) && !switchesThreads(*L, Switching))
+      if (auto *Load = dyn_cast<LoadInst>(&I); Load && readsOtherThreads(*Load))
         Loads.push_back(Load);
   }
   return Loads;
@@ -137,7 +144,7 @@ constexpr uint32_t LooksPerYield = 256;
 unsigned addSpinLoopYields(Module &M) {
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
-  DenseSet<const Function *> Switching = switchingFunctions(M);
+  FunctionSet Switching = switchingFunctions(M);
   std::vector<LoadInst *> Loads;
   for (Function &F : M)
     if (!F.isDeclaration())

@@ -761,22 +761,25 @@ private:
     if (!Bytes)
       return Status::ok();
     std::string ForKernel = "for kernel '" + Kernel.Name + "'";
-    LaunchEnvironmentLayout Env{};
-    {
+    // Both are the chain's until it completes.
+    auto AllocateForChain = [&](uint64_t Size, const char *What, void *&Ptr) {
       Status Error;
-      void *Buffer = allocateOrExplain(Bytes, AllocKind::Device, Error);
-      if (!Buffer)
-        return Status::error("%s (the teams-reduction buffer %s)",
-                             Error.message().c_str(), ForKernel.c_str());
-      Chain.RuntimeAllocations.push_back(Buffer);
-      Env.ReductionBuffer = reinterpret_cast<uint64_t>(Buffer);
-    }
-    Status Error;
-    LaunchEnv = allocateOrExplain(sizeof(Env), AllocKind::Device, Error);
-    if (!LaunchEnv)
-      return Status::error("%s (the launch environment %s)",
-                           Error.message().c_str(), ForKernel.c_str());
-    Chain.RuntimeAllocations.push_back(LaunchEnv);
+      Ptr = allocateOrExplain(Size, AllocKind::Device, Error);
+      if (!Ptr)
+        return Status::error("%s (%s %s)", Error.message().c_str(), What,
+                             ForKernel.c_str());
+      Chain.RuntimeAllocations.push_back(Ptr);
+      return Status::ok();
+    };
+    void *Buffer = nullptr;
+    if (Status S =
+            AllocateForChain(Bytes, "the teams-reduction buffer", Buffer))
+      return S;
+    LaunchEnvironmentLayout Env{};
+    Env.ReductionBuffer = reinterpret_cast<uint64_t>(Buffer);
+    if (Status S =
+            AllocateForChain(sizeof(Env), "the launch environment", LaunchEnv))
+      return S;
     std::string What = "writing the launch environment " + ForKernel;
     void *Staging = nullptr;
     if (Status S = stage(Chain, sizeof(Env), What, Staging))

@@ -87,8 +87,13 @@ TaskReductionItem itemFrom(const TaskReductionInputV1Ty &In) {
           nullptr};
 }
 
-/// A reduction with \p NumItems items, not yet on any thread's stack.
-TaskReduction *allocateReduction(int32_t NumItems) {
+/// A reduction of the compiler's \p NumItems items whose private copies
+/// \p Copies threads share, the calling thread's being copy \p Slot; not
+/// yet on any thread's stack, and without copies.
+template <typename Input>
+TaskReduction *makeReduction(int32_t NumItems, const Input *Inputs,
+                             bool InitTakesOriginal, uint32_t Copies,
+                             uint32_t Slot) {
   if (NumItems < 1)
     arch::fatal("task reduction with no items");
   size_t Bytes = sizeof(TaskReduction) +
@@ -98,6 +103,11 @@ TaskReduction *allocateReduction(int32_t NumItems) {
     arch::fatal("out of device memory for a task reduction");
   __builtin_memset(Reduction, 0, Bytes);
   Reduction->NumItems = uint32_t(NumItems);
+  for (int32_t I = 0; I < NumItems; ++I)
+    Reduction->Items[I] = itemFrom(Inputs[I]);
+  Reduction->InitTakesOriginal = InitTakesOriginal;
+  Reduction->Copies = Copies;
+  Reduction->Slot = Slot;
   return Reduction;
 }
 
@@ -160,12 +170,8 @@ void *openReduction(TaskReduction *Reduction) {
 template <typename Input>
 void *initTaskgroupReduction(int32_t NumItems, const Input *Inputs,
                              bool InitTakesOriginal) {
-  TaskReduction *Reduction = allocateReduction(NumItems);
-  for (int32_t I = 0; I < NumItems; ++I)
-    Reduction->Items[I] = itemFrom(Inputs[I]);
-  Reduction->InitTakesOriginal = InitTakesOriginal;
-  Reduction->Copies = 1;
-  Reduction->Slot = 0;
+  TaskReduction *Reduction =
+      makeReduction(NumItems, Inputs, InitTakesOriginal, 1, 0);
   createPrivates(*Reduction);
   return openReduction(Reduction);
 }
@@ -184,12 +190,8 @@ void *initModifierReduction(IdentTy *Loc, int32_t Gtid, int32_t Construct,
   if (Construct != OnParallel && Construct != OnWorksharing)
     arch::fatal("reduction(task, ...) on an unknown construct");
 
-  TaskReduction *Reduction = allocateReduction(NumItems);
-  for (int32_t I = 0; I < NumItems; ++I)
-    Reduction->Items[I] = itemFrom(Inputs[I]);
-  Reduction->InitTakesOriginal = InitTakesOriginal;
-  Reduction->Copies = TeamSize;
-  Reduction->Slot = currentThreadNum();
+  TaskReduction *Reduction = makeReduction(NumItems, Inputs, InitTakesOriginal,
+                                           TeamSize, currentThreadNum());
 
   // Thread 0 creates the copies; the others take its arrays after the
   // barrier. A barrier rather than a flag to spin on: the lanes of an AMD
