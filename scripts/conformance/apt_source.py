@@ -13,8 +13,15 @@ upstream benchmark build (openmp/device/ and the headers it includes). As a
 command it unpacks the given folders of the release into the data folder,
 downloading the tarball first when it is not there:
 
-  scripts/conformance/apt_source.py --data DIR openmp/device offload/include
-  -> prints DIR/llvm-toolchain-22_<version> (the unpacked top folder)
+  scripts/conformance/apt_source.py --data DIR [--path-file FILE] \
+      openmp/device offload/include
+  -> DIR/llvm-toolchain-22_<version> (the unpacked top folder), written to
+     FILE, and printed as the only line of standard output
+
+Progress (apt-get update, the download, the unpacking) goes to standard
+error, apt's own output included, so a caller that captures standard output
+gets the folder and nothing else even on a first run; --path-file spares a
+caller from parsing output at all.
 """
 
 import argparse
@@ -24,6 +31,11 @@ import shutil
 import subprocess
 import sys
 import urllib.request
+
+
+def progress(*words):
+    """A progress line: on standard error, which callers do not parse."""
+    print(*words, file=sys.stderr, flush=True)
 
 
 def installed_version():
@@ -74,9 +86,10 @@ def private_apt_options(dest):
                "-o", "Dir::Etc::SourceParts=/dev/null",
                "-o", "Dir::State::Lists=" + os.path.join(state, "lists"),
                "-o", "APT::Get::List-Cleanup=0"]
-    print("apt-get update (source indexes, private state in %s)" % state,
-          flush=True)
-    subprocess.run(["apt-get", "-q", "update"] + options, check=True)
+    progress("apt-get update (source indexes, private state in %s)" % state)
+    # apt-get prints its progress on standard output: send it to ours.
+    subprocess.run(["apt-get", "-q", "update"] + options, check=True,
+                   stdout=sys.stderr)
     return options
 
 
@@ -139,19 +152,18 @@ def apt_source(package, version, dest):
         target = os.path.join(dest, name)
         for candidate in dict.fromkeys(candidate_uris(uri)):
             try:
-                print("downloading", candidate, flush=True)
+                progress("downloading", candidate)
                 with urllib.request.urlopen(candidate, timeout=60) as r, \
                         open(target + ".part", "wb") as f:
                     shutil.copyfileobj(r, f, 1 << 20)
             except OSError as e:
-                print("  not there:", e, flush=True)
+                progress("  not there:", e)
                 continue
             if os.path.getsize(target + ".part") == size and \
                     sha256(target + ".part") == digest:
                 os.replace(target + ".part", target)
                 return target
-            print("  size or SHA-256 differs from apt's index; not used",
-                  flush=True)
+            progress("  size or SHA-256 differs from apt's index; not used")
         raise SystemExit("%s: not available from any configured repository"
                          % name)
     raise SystemExit("%s %s has no upstream tarball" % (package, version))
@@ -181,11 +193,11 @@ def ensure_tarball(data, version):
 
 def unpack(tarball, data, folders):
     """Unpack the given folders (paths inside the release) into data."""
-    print("unpacking %s from %s" % (" ".join(folders),
-                                    os.path.basename(tarball)),
-          file=sys.stderr, flush=True)
+    progress("unpacking %s from %s" % (" ".join(folders),
+                                       os.path.basename(tarball)))
     subprocess.run(["tar", "-xJf", tarball, "-C", data, "--wildcards"] +
-                   ["*/%s/*" % f.strip("/") for f in folders], check=True)
+                   ["*/%s/*" % f.strip("/") for f in folders], check=True,
+                   stdout=sys.stderr)
 
 
 def main():
@@ -200,6 +212,8 @@ def main():
                     "already on disk")
     ap.add_argument("--present", action="store_true",
                     help="only say (exit 0/1) whether the tarball is there")
+    ap.add_argument("--path-file", help="also write the unpacked top folder "
+                    "to this file (one line), for callers")
     ap.add_argument("folders", nargs="*",
                     help="folders of the release to unpack")
     args = ap.parse_args()
@@ -217,7 +231,10 @@ def main():
     for f in args.folders:
         if not os.path.isdir(os.path.join(top, f)):
             raise SystemExit("the tarball has no %s" % os.path.join(top, f))
-    print(top)
+    if args.path_file:
+        with open(args.path_file, "w") as f:
+            f.write(top + "\n")
+    print(top, flush=True)
 
 
 if __name__ == "__main__":

@@ -49,9 +49,19 @@ debian_rt=/usr/lib/llvm-22/lib/libomptarget.so.22.1
 }
 
 # The device runtime's sources and the headers they include (RPC from libc,
-# the shared offload headers).
-top=$("$apt_source" --data "$data" openmp/device offload/include \
-  libc/shared libc/src/__support libc/hdr libc/include)
+# the shared offload headers). Where they were unpacked is read from a file
+# of the helper's own, never from its output: a first run downloads, and its
+# progress must never be taken for the path.
+path_file=$(mktemp)
+"$apt_source" --data "$data" --path-file "$path_file" openmp/device \
+  offload/include libc/shared libc/src/__support libc/hdr libc/include \
+  >/dev/null || { rm -f "$path_file"; exit 1; }
+top=$(head -1 "$path_file")
+rm -f "$path_file"
+[ -d "$top/openmp/device" ] || {
+  echo "bench: $apt_source named no unpacked source folder ('$top')" >&2
+  exit 1
+}
 src=$top/openmp/device
 mkdir -p "$out/obj"
 # Flags as upstream's openmp/device/CMakeLists.txt builds it (a Release
