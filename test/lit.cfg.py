@@ -5,7 +5,8 @@
 #   %upstream-clang(xx) %upstream-flang
 #                                Debian's drivers, linking Debian's libomptarget
 #   %prefix                      the prefix under test (bin/, lib/)
-#   %run                         runs a built program (with a time limit)
+#   %run                         runs a built program (under a hang guard)
+#   %hang-guard SECONDS          runs a command under scripts/hang-guard.sh
 #   %upstream-run                runs a program on Debian's libomptarget
 #   %ours-run                    runs a program on our libomptarget
 #   %target-cpu                  the CPU offload triple
@@ -29,7 +30,7 @@ libdir = os.path.join(prefix, "lib")
 # Debian's LLVM tools (FileCheck, not, llvm-objdump...) by their plain names.
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_bindir, config.environment.get("PATH", os.environ["PATH"])])
-for var in ("HOME", "TMPDIR", "OMP_NUM_THREADS"):
+for var in ("HOME", "TMPDIR", "OMP_NUM_THREADS", "OFFLOAD_TEST_TIMEOUT_SCALE"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 # The wrapper's device-link cache is off in the suites: a link that hits it
@@ -59,7 +60,14 @@ upstream_link = "-L{0} -Wl,-rpath,{1}".format(config.upstream_libdir,
                                              config.llvm_libdir)
 ld_ours = "env LD_LIBRARY_PATH={0}".format(libdir)
 ld_upstream = "env LD_LIBRARY_PATH={0}".format(config.llvm_libdir)
-timeout = "timeout --signal=KILL 300"
+# Every program a test runs, and every step that could hang, runs under
+# scripts/hang-guard.sh: a limit many times the normal duration (the
+# programs take seconds), stretched by OFFLOAD_TEST_TIMEOUT_SCALE and by the
+# machine's load, which says "hang guard fired" when it kills. No test
+# judges how long anything took. `%hang-guard <seconds>` is the same guard
+# for a RUN line that needs another limit.
+hang_guard = os.path.join(config.offload_src_root, "scripts", "hang-guard.sh")
+timeout = hang_guard + " 300"
 
 # Sanitizer runs (scripts/sanitize.sh, docs/Testing.md): `--param
 # sanitizer=thread|address` (or OFFLOAD_TEST_SANITIZER) tests a prefix whose
@@ -107,7 +115,7 @@ if sanitizer:
         ["--whole-archive"] + archives + ["--no-whole-archive"] +
         symbol_lists + ["-lstdc++", "-lm", "-lrt", "-ldl", "-lresolv"])
     # Instrumented programs run several times slower.
-    timeout = "timeout --signal=KILL 1500"
+    timeout = hang_guard + " 1500"
     # The sanitizers' settings come from the caller (scripts/sanitize.sh).
     for var in ("TSAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS",
                 "LSAN_OPTIONS"):
@@ -140,6 +148,7 @@ config.substitutions += [
     ("%upstream-run", ld_upstream + " " + timeout),
     ("%ours-run", ld_ours + " " + timeout),
     ("%run", timeout),
+    ("%hang-guard", hang_guard),
     ("%prefix", prefix),
     ("%src_root", config.offload_src_root),
     ("%obj_root", config.offload_obj_root),
