@@ -2,6 +2,16 @@
 // emulated GPU: their data, their order with nowait kernels through depend
 // objects, and that they neither block the caller nor wait behind kernels
 // they do not depend on.
+//
+// async-routines unbounded|bounded. The last two checks have a kernel wait
+// for a flag that only work issued after it sets. No clock decides
+// anything: `unbounded`, the kernel waits without a bound, so a runtime that
+// blocks or queues wrongly makes the program hang (ended by the test's hang
+// guard), never answer by luck. `bounded` is for runs where the flag can only
+// be set after the kernel ended (no hidden helper threads: every target task
+// runs undeferred in the caller; the CPU device, whose routines wait for
+// their dependences in the call): the kernel gives up after a fixed number
+// of polls, and the answer is "no" however long they take.
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +20,12 @@
 #define N 4096
 #define ROWS 8
 #define COLS 16
-// Polls of a flag in device memory before a kernel gives up on it.
-#define POLLS 400000000L
+// Polls of a flag in device memory before a `bounded` kernel gives up on it.
+#define POLLS 1000000L
 
 static int Dev, Host;
+// Polls before a kernel gives up on a flag; -1: never (`unbounded`).
+static long Bound;
 
 /// Each routine's data: a copy in, a fill, a rectangle and a copy out.
 static int checkData(void) {
@@ -32,7 +44,7 @@ static int checkData(void) {
 #pragma omp depobj(Dep) depend(inout : D[0])
   Err +=
       omp_target_memcpy_async(D, In, N * sizeof(int), 0, 0, Dev, Host, 1, &Dep);
-  // Bytes 16..31 of D become 0x01: elements 4..7 read 0x01010101.
+  // Bytes 0..15 of D become 0x01: elements 0..3 read 0x01010101.
   omp_target_memset_async(D, 1, 16, Dev, 1, &Dep);
   Err += omp_target_memcpy_async(Out, D, N * sizeof(int), 0, 0, Host, Dev, 1,
                                  &Dep);
@@ -50,7 +62,6 @@ static int checkData(void) {
 #pragma omp taskwait
   int Wrong = Err != 0;
   for (int I = 0; I < N; ++I) {
-    // memset 16 bytes from byte offset 0: elements 0..3.
     int Want = I < 4 ? 0x01010101 : I * 5;
     Wrong += Out[I] != Want;
   }
@@ -114,20 +125,24 @@ static int checkDependences(void) {
 
 /// Kernel 1 waits for a flag kernel 2 sets; a copy between them depends on
 /// kernel 1. A routine that waited for its dependence in the call would
-/// launch kernel 2 only after kernel 1 gave up.
+/// launch kernel 2 only after kernel 1 ended: never while it waits without a
+/// bound, after it gave up when bounded.
 static const char *checkCallerNotBlocked(void) {
   int *Flag = (int *)omp_target_alloc(sizeof(int), Dev);
   int Zero = 0, Saw = -1;
   omp_target_memcpy(Flag, &Zero, sizeof(int), 0, 0, Dev, Host);
   int *DSaw = (int *)omp_target_alloc(sizeof(int), Dev);
   char K;
+  long B = Bound;
   omp_depend_t AfterKernel;
 #pragma omp depobj(AfterKernel) depend(in : K)
-#pragma omp target nowait is_device_ptr(Flag, DSaw) depend(out : K)
+#pragma omp target nowait is_device_ptr(Flag, DSaw) depend(out : K)            \
+    firstprivate(B)
   {
-    long Polls = 0;
-    while (!__atomic_load_n(Flag, __ATOMIC_SEQ_CST) && Polls < POLLS)
-      ++Polls;
+    for (long Polls = 0; !__atomic_load_n(Flag, __ATOMIC_SEQ_CST) &&
+                         (B < 0 || Polls < B);
+         ++Polls)
+      ;
     *DSaw = __atomic_load_n(Flag, __ATOMIC_SEQ_CST);
   }
   omp_target_memcpy_async(&Saw, DSaw, sizeof(int), 0, 0, Host, Dev, 1,
@@ -142,16 +157,19 @@ static const char *checkCallerNotBlocked(void) {
 }
 
 /// A running nowait kernel waits for a flag that an independent
-/// memcpy_async writes: the copy does not queue behind the kernel.
+/// memcpy_async writes: the copy does not queue behind the kernel (if it
+/// did, an unbounded kernel would wait for ever).
 static const char *checkCopyBesideKernel(void) {
   int *Flag = (int *)omp_target_alloc(sizeof(int), Dev);
   int Zero = 0, One = 1, Saw = -1;
+  long B = Bound;
   omp_target_memcpy(Flag, &Zero, sizeof(int), 0, 0, Dev, Host);
-#pragma omp target nowait is_device_ptr(Flag) map(from : Saw)
+#pragma omp target nowait is_device_ptr(Flag) map(from : Saw) firstprivate(B)
   {
-    long Polls = 0;
-    while (!__atomic_load_n(Flag, __ATOMIC_SEQ_CST) && Polls < POLLS)
-      ++Polls;
+    for (long Polls = 0; !__atomic_load_n(Flag, __ATOMIC_SEQ_CST) &&
+                         (B < 0 || Polls < B);
+         ++Polls)
+      ;
     Saw = __atomic_load_n(Flag, __ATOMIC_SEQ_CST);
   }
   omp_target_memcpy_async(Flag, &One, sizeof(int), 0, 0, Dev, Host, 0, NULL);
@@ -160,7 +178,13 @@ static const char *checkCopyBesideKernel(void) {
   return Saw == 1 ? "yes" : "no";
 }
 
-int main(void) {
+int main(int Argc, char **Argv) {
+  if (Argc != 2 ||
+      (strcmp(Argv[1], "unbounded") && strcmp(Argv[1], "bounded"))) {
+    fprintf(stderr, "usage: %s unbounded|bounded\n", Argv[0]);
+    return 2;
+  }
+  Bound = strcmp(Argv[1], "bounded") == 0 ? POLLS : -1;
   Dev = omp_get_default_device();
   Host = omp_get_initial_device();
   printf("data: %d wrong\n", checkData());
