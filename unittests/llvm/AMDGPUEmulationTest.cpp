@@ -14,14 +14,18 @@
 #include "offload/Offloading/ObjectEmitter.h"
 
 #include "llvm/AsmParser/Parser.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include "gtest/gtest.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -296,16 +300,91 @@ declare void @llvm.lifetime.end.p5(ptr addrspace(5))
 TEST_F(AMDGPUEmulationTest, UnsupportedIntrinsicIsAnError) {
   std::unique_ptr<Module> M = parse(R"(
 define amdgpu_kernel void @k(ptr %out) {
-  %v = call float @llvm.amdgcn.rcp.f32(float 2.0)
-  store float %v, ptr %out
+  %v = call i32 @llvm.amdgcn.ds.swizzle(i32 2, i32 31)
+  store i32 %v, ptr %out
   ret void
 }
-declare float @llvm.amdgcn.rcp.f32(float)
+declare i32 @llvm.amdgcn.ds.swizzle(i32, i32)
 )");
   ASSERT_TRUE(M);
   EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
             "the GPU emulator does not support the intrinsic "
-            "'llvm.amdgcn.rcp.f32' (in function 'k')");
+            "'llvm.amdgcn.ds.swizzle' (in function 'k')");
+}
+
+// ocml's instructions (the public programs that stopped at link time
+// reached frexp.mant.f32): host IR, the large-argument reduction of sin and
+// cos the executor's __gpuemu_trig_preop.
+TEST_F(AMDGPUEmulationTest, OcmlIntrinsicsBecomeHostIR) {
+  std::unique_ptr<Module> M = parse(R"(
+define amdgpu_kernel void @k(ptr %out, float %x, double %d, i32 %mask) {
+  %m = call float @llvm.amdgcn.frexp.mant.f32(float %x)
+  %e = call i32 @llvm.amdgcn.frexp.exp.i32.f64(double %d)
+  %f = call float @llvm.amdgcn.fract.f32(float %m)
+  %r = call float @llvm.amdgcn.rcp.f32(float %f)
+  %q = call double @llvm.amdgcn.rsq.f64(double %d)
+  %t = call double @llvm.amdgcn.trig.preop.f64(double %q, i32 1)
+  %med = call float @llvm.amdgcn.fmed3.f32(float %x, float %r, float 1.0)
+  %c1 = call i1 @llvm.amdgcn.class.f32(float %med, i32 3)
+  %c2 = call i1 @llvm.amdgcn.class.f64(double %t, i32 %mask)
+  %c = and i1 %c1, %c2
+  store i1 %c, ptr %out
+  store i32 %e, ptr %out
+  ret void
+}
+declare float @llvm.amdgcn.frexp.mant.f32(float)
+declare i32 @llvm.amdgcn.frexp.exp.i32.f64(double)
+declare float @llvm.amdgcn.fract.f32(float)
+declare float @llvm.amdgcn.rcp.f32(float)
+declare double @llvm.amdgcn.rsq.f64(double)
+declare double @llvm.amdgcn.trig.preop.f64(double, i32)
+declare float @llvm.amdgcn.fmed3.f32(float, float, float)
+declare i1 @llvm.amdgcn.class.f32(float, i32)
+declare i1 @llvm.amdgcn.class.f64(double, i32)
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  std::vector<std::string> Called = callees(*M->getFunction("k"));
+  for (const std::string &Name : Called)
+    EXPECT_FALSE(StringRef(Name).starts_with("llvm.amdgcn.")) << Name;
+  for (StringRef Expected :
+       {"llvm.frexp.f32.i32", "llvm.frexp.f64.i32", "llvm.floor.f32",
+        "__gpuemu_trig_preop", "llvm.is.fpclass.f32", "llvm.is.fpclass.f64"})
+    EXPECT_NE(std::find(Called.begin(), Called.end(), Expected), Called.end())
+        << Expected.str();
+  Expected<SmallString<0>> Object = offload::emitObject(*M);
+  ASSERT_TRUE(!!Object) << toString(Object.takeError());
+}
+
+/// ROCm's ocml, when rocm-device-libs is installed.
+constexpr const char *OcmlPath =
+    "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ocml.bc";
+
+// Every function of ocml, retargeted and compiled for the host: every
+// amdgcn intrinsic it calls is handled. (Its configuration constants,
+// __oclc_*, which clang links from other libraries, are 0 here.)
+TEST_F(AMDGPUEmulationTest, AllOfOcmlRetargets) {
+  auto Buffer = MemoryBuffer::getFile(OcmlPath);
+  if (!Buffer)
+    GTEST_SKIP() << OcmlPath << " is not installed";
+  Expected<std::unique_ptr<Module>> Lib =
+      parseBitcodeFile((*Buffer)->getMemBufferRef(), Ctx);
+  ASSERT_TRUE(!!Lib) << toString(Lib.takeError());
+  Module &M = **Lib;
+  for (GlobalVariable &G : M.globals())
+    if (G.isDeclaration() && G.getName().starts_with("__oclc_")) {
+      G.setInitializer(Constant::getNullValue(G.getValueType()));
+      G.setLinkage(GlobalValue::InternalLinkage);
+    }
+  size_t Functions = 0;
+  for (Function &F : M)
+    Functions += !F.isDeclaration();
+  EXPECT_GT(Functions, 400u);
+  ASSERT_NO_ERROR(retarget(M));
+  for (Function &F : M)
+    EXPECT_FALSE(F.getName().starts_with("llvm.amdgcn.")) << F.getName().str();
+  Expected<SmallString<0>> Object = offload::emitObject(M);
+  ASSERT_TRUE(!!Object) << toString(Object.takeError());
 }
 
 // The device runtime hides a region's address from the optimiser with an

@@ -13,15 +13,19 @@
 #include "offload/Offloading/ObjectEmitter.h"
 
 #include "llvm/AsmParser/Parser.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include "gtest/gtest.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -314,19 +318,150 @@ declare double @llvm.nvvm.rcp.approx.ftz.d(double)
             (std::vector<std::string>{"llvm.fma.f64", "llvm.fabs.f64"}));
 }
 
-TEST_F(GPUEmulationTest, DirectedRoundingIsRefused) {
+// A rounding mode other than to-nearest is the executor's: it sets the
+// host's mode around the operation (DeviceMath.cpp).
+TEST_F(GPUEmulationTest, DirectedRoundingCallsTheEmulator) {
   std::unique_ptr<Module> M = parse(R"(
-define ptx_kernel void @k(ptr %out, double %x) {
+define ptx_kernel void @k(ptr %out, double %x, i64 %n) {
   %z = call double @llvm.nvvm.add.rz.d(double %x, double %x)
-  store double %z, ptr %out
+  %f = call float @llvm.nvvm.ll2f.rm(i64 %n)
+  %fd = fpext float %f to double
+  %s = fadd double %z, %fd
+  store double %s, ptr %out
   ret void
 }
 declare double @llvm.nvvm.add.rz.d(double, double)
+declare float @llvm.nvvm.ll2f.rm(i64)
 )");
   ASSERT_TRUE(M);
-  EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
-            "the GPU emulator does not support the intrinsic "
-            "'llvm.nvvm.add.rz.d' (in function 'k')");
+  ASSERT_NO_ERROR(retarget(*M));
+  std::vector<CallInst *> Calls;
+  for (Instruction &I : instructions(*M->getFunction("k")))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      Calls.push_back(Call);
+  ASSERT_EQ(Calls.size(), 2u);
+  using offload::gpuemu::ConvertFrom;
+  using offload::gpuemu::RoundedOp;
+  using offload::gpuemu::RoundingMode;
+  auto Arg = [](CallInst *Call, unsigned I) {
+    return cast<ConstantInt>(Call->getArgOperand(I))->getZExtValue();
+  };
+  EXPECT_EQ(Calls[0]->getCalledFunction()->getName(), "__gpuemu_rounded_f64");
+  EXPECT_EQ(Arg(Calls[0], 0), uint64_t(RoundedOp::Add));
+  EXPECT_EQ(Arg(Calls[0], 1), uint64_t(RoundingMode::TowardZero));
+  EXPECT_EQ(Calls[1]->getCalledFunction()->getName(),
+            "__gpuemu_rounded_to_f32");
+  EXPECT_EQ(Arg(Calls[1], 0), uint64_t(ConvertFrom::Signed));
+  EXPECT_EQ(Arg(Calls[1], 1), uint64_t(RoundingMode::Down));
+}
+
+// What libdevice's functions call (the public programs that stopped at
+// link time reached saturate.f, sqrt.approx.f and round.f): host IR, no
+// llvm.nvvm.* left, and code the host can generate.
+TEST_F(GPUEmulationTest, LibdeviceIntrinsicsBecomeHostIR) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @k(ptr %out, float %x, double %d, i64 %n, i32 %i) {
+  %a = call float @llvm.nvvm.saturate.f(float %x)
+  %b = call float @llvm.nvvm.sqrt.approx.f(float %a)
+  %c = call float @llvm.nvvm.round.f(float %b)
+  %e = call float @llvm.nvvm.ex2.approx.ftz.f32(float %c)
+  %f = call float @llvm.nvvm.fmin.ftz.f(float %e, float %x)
+  store float %f, ptr %out
+  %g = call i32 @llvm.nvvm.d2i.rn(double %d)
+  %h = call i64 @llvm.nvvm.f2ull.rz(float %x)
+  %j = call i64 @llvm.nvvm.mulhi.ll(i64 %n, i64 %h)
+  %k = call i32 @llvm.nvvm.prmt(i32 %g, i32 %i, i32 4660)
+  %l = call i16 @llvm.nvvm.f2h.rn(float %x)
+  %m = call double @llvm.nvvm.rsqrt.approx.d(double %d)
+  store i32 %k, ptr %out
+  store i64 %j, ptr %out
+  store i16 %l, ptr %out
+  store double %m, ptr %out
+  ret void
+}
+declare float @llvm.nvvm.saturate.f(float)
+declare float @llvm.nvvm.sqrt.approx.f(float)
+declare float @llvm.nvvm.round.f(float)
+declare float @llvm.nvvm.ex2.approx.ftz.f32(float)
+declare float @llvm.nvvm.fmin.ftz.f(float, float)
+declare i32 @llvm.nvvm.d2i.rn(double)
+declare i64 @llvm.nvvm.f2ull.rz(float)
+declare i64 @llvm.nvvm.mulhi.ll(i64, i64)
+declare i32 @llvm.nvvm.prmt(i32, i32, i32)
+declare i16 @llvm.nvvm.f2h.rn(float)
+declare double @llvm.nvvm.rsqrt.approx.d(double)
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  std::vector<std::string> Called = callees(*M->getFunction("k"));
+  for (const std::string &Name : Called)
+    EXPECT_FALSE(StringRef(Name).starts_with("llvm.nvvm.")) << Name;
+  for (StringRef Expected :
+       {"llvm.sqrt.f32", "llvm.roundeven.f32", "llvm.exp2.f32",
+        "llvm.minnum.f32", "llvm.roundeven.f64", "llvm.fptosi.sat.i32.f64",
+        "llvm.fptoui.sat.i64.f32"})
+    EXPECT_NE(std::find(Called.begin(), Called.end(), Expected), Called.end())
+        << Expected.str();
+  Expected<SmallString<0>> Object = offload::emitObject(*M);
+  ASSERT_TRUE(!!Object) << toString(Object.takeError());
+}
+
+// libdevice's multi-word arithmetic in inline assembly (its argument
+// reduction for sin and cos of large arguments) becomes wide integers.
+TEST_F(GPUEmulationTest, LibdeviceInlineAssemblyBecomesHostIR) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @k(ptr %out, i32 %a, i32 %b, i32 %c, i64 %x, i64 %y) {
+  %w = call { i32, i32 } asm "{\0A\09mad.lo.cc.u32   $0, $2, $3, $4;\0A\09madc.hi.u32     $1, $2, $3,  0;\0A\09}", "=r,=r,r,r,r"(i32 %a, i32 %b, i32 %c)
+  %lo = extractvalue { i32, i32 } %w, 0
+  %s = call i32 asm "bfind.shiftamt.u32 $0, $1;", "=r,r"(i32 %lo)
+  %d = call double asm "sub.rz.f64 $0, $1, $2;", "=d,d,d"(double 1.0, double 3.0)
+  store i32 %s, ptr %out
+  store double %d, ptr %out
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  for (Instruction &I : instructions(*M->getFunction("k")))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      EXPECT_FALSE(Call->isInlineAsm());
+  EXPECT_EQ(
+      callees(*M->getFunction("k")),
+      (std::vector<std::string>{"llvm.ctlz.i32", "__gpuemu_rounded_f64"}));
+}
+
+/// CUDA's libdevice, when the toolkit is installed.
+constexpr const char *LibdevicePath =
+    "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc";
+
+// Every function of libdevice, retargeted and compiled for the host: every
+// intrinsic and inline assembly statement it has is handled. (__nvvm_reflect
+// is answered 0, as the NVPTX link does by default.)
+TEST_F(GPUEmulationTest, AllOfLibdeviceRetargets) {
+  auto Buffer = MemoryBuffer::getFile(LibdevicePath);
+  if (!Buffer)
+    GTEST_SKIP() << LibdevicePath << " is not installed";
+  Expected<std::unique_ptr<Module>> Lib =
+      parseBitcodeFile((*Buffer)->getMemBufferRef(), Ctx);
+  ASSERT_TRUE(!!Lib) << toString(Lib.takeError());
+  Module &M = **Lib;
+  if (Function *Reflect = M.getFunction("__nvvm_reflect")) {
+    for (User *U : make_early_inc_range(Reflect->users())) {
+      auto *Call = cast<CallInst>(U);
+      Call->replaceAllUsesWith(ConstantInt::get(Call->getType(), 0));
+      Call->eraseFromParent();
+    }
+    Reflect->eraseFromParent();
+  }
+  size_t Functions = 0;
+  for (Function &F : M)
+    Functions += !F.isDeclaration();
+  EXPECT_GT(Functions, 300u);
+  ASSERT_NO_ERROR(retarget(M));
+  for (Function &F : M)
+    EXPECT_FALSE(F.getName().starts_with("llvm.nvvm.")) << F.getName().str();
+  Expected<SmallString<0>> Object = offload::emitObject(M);
+  ASSERT_TRUE(!!Object) << toString(Object.takeError());
 }
 
 TEST_F(GPUEmulationTest, UnknownInlineAssemblyIsNamed) {

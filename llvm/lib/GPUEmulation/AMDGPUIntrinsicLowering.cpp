@@ -28,6 +28,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <optional>
 
@@ -114,6 +115,8 @@ public:
       Result = permute(B, Lane, Call->getArgOperand(0));
       if (!Result)
         return false;
+    } else if (Value *Math = lowerMath(B, Call, Name)) {
+      Result = Math;
     } else {
       return false;
     }
@@ -131,6 +134,100 @@ private:
   Value *sreg(IRBuilder<> &B, SReg Reg) {
     return B.CreateCall(callee("__gpuemu_sreg", I64, {I32}),
                         {B.getInt32(uint32_t(Reg))});
+  }
+
+  /// The floating-point instructions of ocml (ROCm's math library) and of
+  /// clang's __builtin_amdgcn_* math; nullptr for anything else. Where the
+  /// GPU's instruction is approximate (rcp, rsq, sin, exp2, log), the host's
+  /// correctly rounded operation replaces it.
+  Value *lowerMath(IRBuilder<> &B, CallInst *Call, StringRef Name) {
+    if (!Name.consume_front("llvm.amdgcn."))
+      return nullptr;
+    auto [Op, Suffix] = Name.split('.');
+    if (Suffix != "f16" && Suffix != "f32" && Suffix != "f64")
+      return frexpOrPreop(B, Call, Name);
+    Value *X = Call->getArgOperand(0);
+    Type *Ty = X->getType();
+    Value *One = ConstantFP::get(Ty, 1.0);
+    auto Unary = [&](Intrinsic::ID ID, Value *V) {
+      return B.CreateUnaryIntrinsic(ID, V);
+    };
+    if (Op == "rcp")
+      return B.CreateFDiv(One, X);
+    if (Op == "rsq")
+      return B.CreateFDiv(One, Unary(Intrinsic::sqrt, X));
+    if (Op == "sqrt")
+      return Unary(Intrinsic::sqrt, X);
+    if (Op == "exp2")
+      return Unary(Intrinsic::exp2, X);
+    if (Op == "log")
+      return Unary(Intrinsic::log2, X);
+    if (Op == "sin" || Op == "cos") // The argument is in turns.
+      return Unary(Op == "sin" ? Intrinsic::sin : Intrinsic::cos,
+                   B.CreateFMul(X, ConstantFP::get(Ty, 2 * numbers::pi)));
+    if (Op == "fract") {
+      // x - floor(x), kept below 1 (a tiny negative x would round to 1);
+      // NaN for NaN and infinities.
+      Value *Fraction = B.CreateFSub(X, Unary(Intrinsic::floor, X));
+      APFloat BelowOne(1.0);
+      bool LosesInfo;
+      BelowOne.convert(Ty->getFltSemantics(), APFloat::rmNearestTiesToEven,
+                       &LosesInfo);
+      BelowOne.next(/*nextDown=*/true);
+      Value *Clamped = B.CreateBinaryIntrinsic(Intrinsic::minnum, Fraction,
+                                               ConstantFP::get(Ty, BelowOne));
+      return B.CreateSelect(B.CreateFCmpUNO(Fraction, Fraction), Fraction,
+                            Clamped);
+    }
+    if (Op == "fmed3") {
+      // The median of three: max(min(a, b), min(max(a, b), c)).
+      Value *A = X, *Bv = Call->getArgOperand(1), *C = Call->getArgOperand(2);
+      Value *Low = B.CreateBinaryIntrinsic(Intrinsic::minnum, A, Bv);
+      Value *High = B.CreateBinaryIntrinsic(Intrinsic::maxnum, A, Bv);
+      return B.CreateBinaryIntrinsic(
+          Intrinsic::maxnum, Low,
+          B.CreateBinaryIntrinsic(Intrinsic::minnum, High, C));
+    }
+    if (Op == "class")
+      return classify(B, X, Call->getArgOperand(1));
+    return nullptr;
+  }
+
+  /// class(x, mask): whether x is in one of the classes of \p Mask, whose
+  /// ten bits (signalling NaN, quiet NaN, -inf, -normal, -subnormal, -0,
+  /// +0, +subnormal, +normal, +inf) are those of llvm.is.fpclass.
+  Value *classify(IRBuilder<> &B, Value *X, Value *Mask) {
+    if (auto *Constant = dyn_cast<ConstantInt>(Mask))
+      return B.createIsFPClass(X, Constant->getZExtValue() & fcAllFlags);
+    Value *Result = B.getFalse();
+    for (unsigned Bit = 0; Bit < 10; ++Bit) {
+      Value *Wanted = B.CreateTrunc(B.CreateLShr(Mask, Bit), B.getInt1Ty());
+      Result = B.CreateOr(Result,
+                          B.CreateAnd(Wanted, B.createIsFPClass(X, 1u << Bit)));
+    }
+    return Result;
+  }
+
+  /// frexp.mant.<type>, frexp.exp.<int>.<type> (the GPU gives a NaN or an
+  /// infinity back as the mantissa, and 0 as its exponent) and
+  /// trig.preop.f64.
+  Value *frexpOrPreop(IRBuilder<> &B, CallInst *Call, StringRef Name) {
+    if (Name == "trig.preop.f64")
+      return B.CreateCall(callee("__gpuemu_trig_preop", Call->getType(),
+                                 {Call->getType(), I32}),
+                          {Call->getArgOperand(0), Call->getArgOperand(1)});
+    bool Mantissa = Name.starts_with("frexp.mant.");
+    if (!Mantissa && !Name.starts_with("frexp.exp."))
+      return nullptr;
+    Value *X = Call->getArgOperand(0);
+    Value *Parts =
+        B.CreateIntrinsic(Intrinsic::frexp, {X->getType(), I32}, {X});
+    Value *Finite = B.createIsFPClass(X, fcFinite);
+    if (Mantissa)
+      return B.CreateSelect(Finite, B.CreateExtractValue(Parts, 0), X);
+    Value *Exponent =
+        B.CreateSelect(Finite, B.CreateExtractValue(Parts, 1), B.getInt32(0));
+    return B.CreateSExtOrTrunc(Exponent, Call->getType());
   }
 
   /// mbcnt.lo/hi(mask, acc): acc plus the bits of \p mask (the low or high

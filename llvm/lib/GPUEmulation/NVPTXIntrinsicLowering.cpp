@@ -121,14 +121,16 @@ public:
       Value *Lo = B.CreateZExt(Call->getArgOperand(0), I64);
       Value *Hi = B.CreateShl(B.CreateZExt(Call->getArgOperand(1), I64), 32);
       Result = B.CreateBitCast(B.CreateOr(Lo, Hi), Call->getType());
-    } else if (Value *Math = lowerFloatingPoint(B, Call, Name)) {
-      Result = Math;
     } else if (Name.consume_front("llvm.nvvm.shfl.sync.")) {
       Result = lowerShuffle(B, Call, Name);
       if (!Result)
         return false;
     } else if (Name.consume_front("llvm.nvvm.vote.")) {
       Result = lowerVote(B, Call, Name);
+      if (!Result)
+        return false;
+    } else if (Name.consume_front("llvm.nvvm.")) {
+      Result = lowerNVPTXMath(B, *Call, Name);
       if (!Result)
         return false;
     } else {
@@ -145,9 +147,15 @@ public:
     if (lowerEmptyAsm(*Call))
       return true;
     StringRef Text = StringRef(Asm.getAsmString()).trim();
-    if (Text != "mov.u32 $0, %dynamic_smem_size;")
-      return false;
     IRBuilder<> B(Call);
+    if (Text != "mov.u32 $0, %dynamic_smem_size;") {
+      Value *Math = lowerLibdeviceAsm(B, *Call, Text);
+      if (!Math)
+        return false;
+      Call->replaceAllUsesWith(Math);
+      Call->eraseFromParent();
+      return true;
+    }
     Call->replaceAllUsesWith(
         B.CreateZExtOrTrunc(sreg(B, SReg::DynamicSharedSize), Call->getType()));
     Call->eraseFromParent();
@@ -162,50 +170,6 @@ private:
   Value *sreg(IRBuilder<> &B, SReg Reg) {
     return B.CreateCall(callee("__gpuemu_sreg", I64, {I32}),
                         {B.getInt32(uint32_t(Reg))});
-  }
-
-  /// Round-to-nearest arithmetic (the IEEE default the host uses too),
-  /// fabs, fmin/fmax and sqrt; nullptr for anything else, e.g. the directed
-  /// rounding modes (rz, rm, rp), which the host does not do per operation.
-  Value *lowerFloatingPoint(IRBuilder<> &B, CallInst *Call, StringRef Name) {
-    if (!Name.consume_front("llvm.nvvm."))
-      return nullptr;
-    auto Arg = [&](unsigned I) { return Call->getArgOperand(I); };
-    // LLVM 22's overloaded fabs, llvm.nvvm.fabs.<type> (libdevice's pow
-    // calls it); the older llvm.nvvm.fabs.{f,d} are handled below.
-    if (Name == "fabs.f32" || Name == "fabs.f64")
-      return B.CreateIntrinsic(Intrinsic::fabs, {Call->getType()}, {Arg(0)});
-    // Reciprocals: rcp.rn is 1/x correctly rounded; rcp.approx (libdevice's
-    // pow, with .ftz) promises less than that, which 1/x keeps.
-    if (Name == "rcp.rn.d" || Name == "rcp.rn.f" || Name == "rcp.approx.ftz.d")
-      return B.CreateFDiv(ConstantFP::get(Call->getType(), 1.0), Arg(0));
-    // (Flush-to-zero variants, .ftz.f, are left out: the host keeps
-    // denormals.)
-    if (!Name.consume_back(".f") && !Name.consume_back(".d"))
-      return nullptr;
-    if (Name == "add.rn")
-      return B.CreateFAdd(Arg(0), Arg(1));
-    if (Name == "sub.rn")
-      return B.CreateFSub(Arg(0), Arg(1));
-    if (Name == "mul.rn")
-      return B.CreateFMul(Arg(0), Arg(1));
-    if (Name == "div.rn")
-      return B.CreateFDiv(Arg(0), Arg(1));
-    Intrinsic::ID ID = Intrinsic::not_intrinsic;
-    if (Name == "fma.rn")
-      ID = Intrinsic::fma;
-    else if (Name == "sqrt.rn")
-      ID = Intrinsic::sqrt;
-    else if (Name == "fabs")
-      ID = Intrinsic::fabs;
-    else if (Name == "fmin")
-      ID = Intrinsic::minnum;
-    else if (Name == "fmax")
-      ID = Intrinsic::maxnum;
-    if (ID == Intrinsic::not_intrinsic)
-      return nullptr;
-    SmallVector<Value *, 3> Args(Call->args());
-    return B.CreateIntrinsic(ID, {Call->getType()}, Args);
   }
 
   /// shfl.sync.<kind>.<i32|f32>[p](mask, value, lane/delta, clamp).

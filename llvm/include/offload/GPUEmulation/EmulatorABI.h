@@ -105,6 +105,19 @@ enum class ShuffleKind : uint32_t { Up, Down, Butterfly, Index };
 /// Kinds of warp vote (__gpuemu_vote).
 enum class VoteKind : uint32_t { All, Any, Uniform, Ballot };
 
+/// The rounding modes of PTX arithmetic and conversions (.rn, .rz, .rm,
+/// .rp). The host rounds each instruction to nearest; the others need the
+/// host's rounding mode changed around the operation, which the executor's
+/// __gpuemu_rounded_* functions do.
+enum class RoundingMode : uint32_t { NearestEven, TowardZero, Down, Up };
+
+/// Operations of __gpuemu_rounded_f32/f64 (unused operands are 0).
+enum class RoundedOp : uint32_t { Add, Mul, Div, Fma, Sqrt, Rcp };
+
+/// Sources of __gpuemu_rounded_to_f32/f64: a signed or unsigned 64-bit
+/// integer, or (to f32 only) the bits of a double.
+enum class ConvertFrom : uint32_t { Signed, Unsigned, Double };
+
 } // namespace gpuemu
 } // namespace offload
 
@@ -138,6 +151,18 @@ void *__gpuemu_shared_base();
 int __gpuemu_vprintf(const char *Format, void *Arguments);
 void *__gpuemu_malloc(uint64_t Size);
 void __gpuemu_free(void *Ptr);
+/// \p Op (RoundedOp) of \p A, \p B, \p C rounded in \p Mode
+/// (RoundingMode), as PTX's add.rz.f32 and the like.
+float __gpuemu_rounded_f32(uint32_t Op, uint32_t Mode, float A, float B,
+                           float C);
+double __gpuemu_rounded_f64(uint32_t Op, uint32_t Mode, double A, double B,
+                            double C);
+/// \p Bits (ConvertFrom \p From) converted in \p Mode, as cvt.rz.f32.s64.
+float __gpuemu_rounded_to_f32(uint32_t From, uint32_t Mode, uint64_t Bits);
+double __gpuemu_rounded_to_f64(uint32_t From, uint32_t Mode, uint64_t Bits);
+/// amdgcn's v_trig_preop_f64: 53 bits of 2/pi chosen by \p Segment and the
+/// exponent of \p X, scaled (the argument reduction of ocml's sin and cos).
+double __gpuemu_trig_preop(double X, uint32_t Segment);
 [[noreturn]] void __gpuemu_assertfail(const char *Message, const char *File,
                                       uint32_t Line, const char *Function,
                                       uint64_t CharSize);

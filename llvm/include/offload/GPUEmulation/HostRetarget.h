@@ -23,6 +23,8 @@
 
 namespace llvm {
 class CallInst;
+class IRBuilderBase;
+class Value;
 class GlobalVariable;
 class Module;
 } // namespace llvm
@@ -47,6 +49,17 @@ llvm::Error lowerNVPTXIntrinsics(llvm::Module &M);
 /// clocks), llvm.trap; private-address-space stack variables become host
 /// ones. Fails on any other llvm.amdgcn intrinsic and on inline assembly.
 llvm::Error lowerAMDGPUIntrinsics(llvm::Module &M);
+
+/// The arithmetic llvm.nvvm.<Name> intrinsic \p Call (rounding, conversion,
+/// approximate, flush-to-zero and integer helpers, NVPTXMathLowering.cpp)
+/// as host IR built at \p B; nullptr when \p Name is none of them.
+llvm::Value *lowerNVPTXMath(llvm::IRBuilderBase &B, llvm::CallInst &Call,
+                            llvm::StringRef Name);
+
+/// The inline assembly of CUDA's libdevice (\p Text, called by \p Call)
+/// as host IR built at \p B; nullptr for any other.
+llvm::Value *lowerLibdeviceAsm(llvm::IRBuilderBase &B, llvm::CallInst &Call,
+                               llvm::StringRef Text);
 
 /// The launch slots of an amdgcn image (a thread-local array of pointers,
 /// indexed below), which its kernels' entry points fill and the lowered
