@@ -10,11 +10,14 @@
 // per-family primitives in arch/<family>/GPUPrimitives.h (found through the
 // include path of the build for that family).
 //
-// Storage: the team state, the per-thread states and the scratch memory of
-// __kmpc_alloc_shared live in team-shared memory, which is per block and
-// needs no allocation. Per-thread state is an array indexed by the thread's
-// id in its block, which bounds the block size the runtime supports
-// (MaxThreadsPerBlock, a contract with the GPU plugins).
+// Storage: the team state and a small scratch area for __kmpc_alloc_shared
+// live in team-shared memory, which is per block and needs no allocation.
+// Every byte of it is paid by every kernel in occupancy, so per-thread state
+// is not kept there: a thread that needs a ThreadState of its own gets one
+// from the device heap, found through a per-thread pointer array that the
+// team allocates on first need (State.h). The array's size bounds the block
+// size the runtime supports (MaxThreadsPerBlock, a contract with the GPU
+// plugins).
 //
 // Barriers: a barrier over the whole block uses the hardware barrier. A
 // barrier over the first Count threads uses the counted hardware barrier
@@ -35,8 +38,11 @@ namespace gpu {
 /// Block size the runtime supports; the plugins launch at most this many
 /// threads per block.
 constexpr uint32_t MaxThreadsPerBlock = 256;
-/// Bytes of team-shared scratch for __kmpc_alloc_shared.
-constexpr size_t TeamScratchBytes = 8192;
+/// Bytes of team-shared scratch for __kmpc_alloc_shared, used by the team's
+/// leader (the generic-mode main thread, which shares its locals with its
+/// regions, or SPMD thread 0); other threads allocate from the device heap.
+/// Upstream's runtime keeps 512 bytes too.
+constexpr size_t TeamScratchBytes = 512;
 } // namespace gpu
 } // namespace ompx
 
@@ -47,7 +53,7 @@ namespace {
 /// completes. Any starting Generation would do for the barrier itself, but
 /// team-shared memory starts undefined, and link-time OpenMPOpt (its
 /// Attributor) takes a spin loop comparing two reads of an undefined value
-/// as never looping and deletes it: arch::initBarriers writes both fields
+/// as never looping and deletes it: arch::initTeam writes both fields
 /// when the kernel starts.
 struct SoftwareBarrier {
   uint32_t Arrived;
@@ -57,11 +63,18 @@ struct SoftwareBarrier {
 // Team-shared memory is not initialized by the loader; the runtime
 // initializes what it reads (see barrier()).
 [[clang::loader_uninitialized]] OMPX_SHARED TeamState SharedTeam;
-[[clang::loader_uninitialized]] OMPX_SHARED ThreadState
-    SharedThreads[gpu::MaxThreadsPerBlock];
 [[clang::loader_uninitialized]] alignas(16) OMPX_SHARED
     char SharedScratch[gpu::TeamScratchBytes];
+[[clang::loader_uninitialized]] OMPX_SHARED uint32_t SharedScratchUsed;
 [[clang::loader_uninitialized]] OMPX_SHARED SoftwareBarrier SharedBarriers[2];
+/// One pointer per thread of the block, in the device heap, allocated by the
+/// first thread that needs a state of its own; nullptr until then. (Named
+/// type: the address space then qualifies the variable, not what it points
+/// to.)
+using ThreadStateArray = ThreadState **;
+[[clang::loader_uninitialized]] OMPX_SHARED ThreadStateArray SharedThreadStates;
+/// Threads that finished with their states (__kmpc_target_deinit).
+[[clang::loader_uninitialized]] OMPX_SHARED uint32_t SharedThreadsDone;
 
 /// Generic address of a team-shared object (a C-style cast is how clang
 /// converts between address spaces).
@@ -166,27 +179,99 @@ void arch::barrierArrive(BarrierId Id, uint32_t Count) {
 
 // Only here: a thread may still be spinning on a finished round's
 // Generation when thread 0 reaches a later block barrier, so a reset there
-// could hand it back the value it waits to see change.
-void arch::initBarriers() {
+// could hand it back the value it waits to see change. Every field is
+// written, as link-time OpenMPOpt folds loads of never-written team-shared
+// memory (State.h).
+void arch::initTeam() {
   for (uint32_t Id = 0; Id < 2; ++Id) {
     SoftwareBarrier *B = generic(&SharedBarriers[Id]);
     atomic::store(&B->Arrived, 0u);
     atomic::store(&B->Generation, 0u);
   }
+  atomic::store(generic(&SharedThreadStates), (ThreadState **)nullptr);
+  atomic::store(generic(&SharedThreadsDone), 0u);
+  atomic::store(generic(&SharedScratchUsed), 0u);
 }
 
 TeamState &arch::teamState() { return *generic(&SharedTeam); }
 
-ThreadState &arch::threadState() {
+namespace {
+uint32_t checkedThreadId() {
   uint32_t Tid = gpu::threadId();
   if (Tid >= gpu::MaxThreadsPerBlock)
-    fatal("block larger than the device runtime supports (256 threads); "
-          "the plugin must cap threads per block");
-  return *generic(&SharedThreads[Tid]);
+    arch::fatal("block larger than the device runtime supports (256 "
+                "threads); the plugin must cap threads per block");
+  return Tid;
 }
 
-void *arch::teamScratch() { return generic(&SharedScratch[0]); }
-size_t arch::teamScratchSize() { return gpu::TeamScratchBytes; }
+/// The team's pointer array, allocated by the first thread that asks.
+ThreadState **threadStates() {
+  ThreadState ***Slot = generic(&SharedThreadStates);
+  if (ThreadState **States = atomic::load(Slot))
+    return States;
+  size_t Bytes = sizeof(ThreadState *) * gpu::MaxThreadsPerBlock;
+  auto **Fresh = static_cast<ThreadState **>(gpu::allocate(Bytes));
+  if (!Fresh)
+    arch::fatal("out of device memory for the runtime's thread states");
+  for (uint32_t I = 0; I < gpu::MaxThreadsPerBlock; ++I)
+    Fresh[I] = nullptr;
+  ThreadState **Expected = nullptr;
+  if (atomic::cas(Slot, Expected, Fresh))
+    return Fresh;
+  gpu::deallocate(Fresh); // another thread was first
+  return Expected;
+}
+} // namespace
+
+ThreadState *arch::threadStateIfAny() {
+  ThreadState **States = atomic::load(generic(&SharedThreadStates));
+  return States ? States[checkedThreadId()] : nullptr;
+}
+
+ThreadState &arch::makeThreadState(bool &Made) {
+  uint32_t Tid = checkedThreadId();
+  ThreadState **States = threadStates();
+  Made = !States[Tid];
+  if (Made) {
+    States[Tid] = static_cast<ThreadState *>(gpu::allocate(sizeof(ThreadState)));
+    if (!States[Tid])
+      arch::fatal("out of device memory for a thread's runtime state");
+  }
+  return *States[Tid];
+}
+
+void arch::dropThreadState() {
+  ThreadState **States = atomic::load(generic(&SharedThreadStates));
+  if (!States)
+    return;
+  uint32_t Tid = checkedThreadId();
+  gpu::deallocate(States[Tid]);
+  States[Tid] = nullptr;
+}
+
+// Threads that never call __kmpc_target_deinit (generic-mode workers) drop
+// their states when their regions end, so the array outlives every state
+// once each deinit caller is through: the last of them frees it. In SPMD
+// mode that is every thread of the block, in generic mode the main thread.
+void arch::endThreadStates() {
+  dropThreadState();
+  TeamState &Team = teamState();
+  uint32_t Callers = Team.IsSPMD ? gpu::blockSize() : 1;
+  if (atomic::add(generic(&SharedThreadsDone), 1u) + 1 != Callers)
+    return;
+  if (ThreadState **States = atomic::load(generic(&SharedThreadStates))) {
+    atomic::store(generic(&SharedThreadStates), (ThreadState **)nullptr);
+    gpu::deallocate(States);
+  }
+}
+
+char *arch::threadScratch(size_t &Size, uint32_t *&Used) {
+  if (!isTeamLeader())
+    return nullptr;
+  Size = gpu::TeamScratchBytes;
+  Used = generic(&SharedScratchUsed);
+  return generic(&SharedScratch[0]);
+}
 
 // The launch itself says how much dynamic shared memory it has, so this
 // does not depend on the device environment (which the default NVPTX flow

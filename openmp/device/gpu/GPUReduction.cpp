@@ -137,10 +137,10 @@ void *__kmpc_reduction_get_fixed_buffer() {
 }
 
 int32_t __kmpc_nvptx_teams_reduce_nowait_v2(
-    IdentTy *, void *Buffer, uint32_t, uint64_t, void *Data, ShuffleReduceFnTy,
-    InterWarpCopyFnTy, GlobalListFnTy ListToGlobalCopy,
+    IdentTy *, void *Buffer, uint32_t NumRecords, uint64_t, void *Data,
+    ShuffleReduceFnTy, InterWarpCopyFnTy, GlobalListFnTy ListToGlobalCopy,
     GlobalListFnTy ListToGlobalReduce, GlobalListFnTy GlobalToListCopy,
-    GlobalListFnTy) {
+    GlobalListFnTy GlobalToListReduce) {
   // A team's value is in its leader's copy: thread 0 in SPMD mode (the
   // parallel reduction put it there), the main thread in generic mode (the
   // only thread running the teams region).
@@ -150,6 +150,7 @@ int32_t __kmpc_nvptx_teams_reduce_nowait_v2(
   ListToGlobalCopy = hideFromOptimizer(ListToGlobalCopy);
   ListToGlobalReduce = hideFromOptimizer(ListToGlobalReduce);
   GlobalToListCopy = hideFromOptimizer(GlobalToListCopy);
+  GlobalToListReduce = hideFromOptimizer(GlobalToListReduce);
   uint32_t NumTeams = arch::numBlocks();
   if (NumTeams <= 1)
     return 1;
@@ -157,10 +158,25 @@ int32_t __kmpc_nvptx_teams_reduce_nowait_v2(
   if (!Launch || !Buffer)
     arch::fatal("teams reduction without a reduction buffer: the plugin "
                 "must allocate KernelLaunchEnvironment.ReductionBuffer");
-  // Teams fold their values into record 0 one at a time. The launch
-  // environment (zeroed by the plugin for every launch) provides the lock
-  // (ReductionIterCnt) and the count of teams done (ReductionCnt), so
-  // concurrent launches of one kernel do not interfere.
+  // The launch environment (zeroed by the plugin for every launch) counts
+  // the teams done (ReductionCnt), so concurrent launches of one kernel do
+  // not interfere.
+  if (NumTeams <= NumRecords) {
+    // A record per team: each team writes its own and no team waits for
+    // another; the last to arrive folds every other record into its value.
+    uint32_t Team = arch::blockId();
+    ListToGlobalCopy(Buffer, int32_t(Team), Data);
+    atomic::fence();
+    if (atomic::add(&Launch->ReductionCnt, 1u) + 1 != NumTeams)
+      return 0;
+    atomic::fence();
+    for (uint32_t Other = 0; Other < NumTeams; ++Other)
+      if (Other != Team)
+        GlobalToListReduce(Buffer, int32_t(Other), Data);
+    return 1;
+  }
+  // More teams than records: they fold their values into record 0 one at a
+  // time, under the lock ReductionIterCnt.
   arch::lock(&Launch->ReductionIterCnt);
   uint32_t Done = atomic::load(&Launch->ReductionCnt);
   if (Done == 0)

@@ -13,6 +13,33 @@
 
 using namespace ompx;
 
+namespace {
+// An ICV set in the team's sequential part is the team's (every thread of an
+// SPMD team runs that part and sets the same value); one set inside a region
+// belongs to the setting thread, which then needs a state of its own.
+bool setsTeamICV() {
+  return !arch::threadStateIfAny() && currentLevel() == 0;
+}
+
+void setNThreadsVar(uint32_t Value) {
+  if (setsTeamICV())
+    atomic::store(&arch::teamState().NThreadsVar, Value);
+  else
+    ownThreadState().NThreadsVar = Value;
+}
+
+void setRunSched(int32_t Kind, int32_t Chunk) {
+  if (setsTeamICV()) {
+    atomic::store(&arch::teamState().RunSchedKind, Kind);
+    atomic::store(&arch::teamState().RunSchedChunk, Chunk);
+    return;
+  }
+  ThreadState &State = ownThreadState();
+  State.RunSchedKind = Kind;
+  State.RunSchedChunk = Chunk;
+}
+} // namespace
+
 extern "C" {
 int omp_get_thread_num() {
   OMPX_FORWARD_TO_HOST(omp_get_thread_num, int, ());
@@ -26,15 +53,15 @@ int omp_get_num_threads() {
 
 int omp_get_max_threads() {
   OMPX_FORWARD_TO_HOST(omp_get_max_threads, int, ());
-  ThreadState &State = arch::threadState();
-  if (State.Level > 0)
+  if (currentLevel() > 0)
     return 1; // a nested region would be serialized
-  return int(chooseTeamSize(/*NumThreadsClause=*/0, State));
+  return int(chooseTeamSize(/*NumThreadsClause=*/0));
 }
 
 void omp_set_num_threads(int NumThreads) {
   OMPX_FORWARD_TO_HOST(omp_set_num_threads, void, (int), NumThreads);
-  arch::threadState().NThreadsVar = NumThreads > 0 ? uint32_t(NumThreads) : 0;
+  uint32_t Value = NumThreads > 0 ? uint32_t(NumThreads) : 0;
+  setNThreadsVar(Value);
 }
 
 int omp_get_team_num() {
@@ -72,13 +99,13 @@ int omp_get_thread_limit() {
 int omp_get_level() {
   if (auto Host = OMPX_HOST_FUNCTION(omp_get_level, int (*)()))
     return Host() - arch::inPlaceHostNesting().Level;
-  return int(arch::threadState().Level);
+  return int(currentLevel());
 }
 
 int omp_get_active_level() {
   if (auto Host = OMPX_HOST_FUNCTION(omp_get_active_level, int (*)()))
     return Host() - arch::inPlaceHostNesting().ActiveLevel;
-  return int(arch::threadState().ActiveLevel);
+  return int(currentActiveLevel());
 }
 
 int omp_in_parallel() {
@@ -88,7 +115,7 @@ int omp_in_parallel() {
       return Host() > Base.ActiveLevel;
   }
   OMPX_FORWARD_TO_HOST(omp_in_parallel, int, ());
-  return arch::threadState().ActiveLevel > 0;
+  return currentActiveLevel() > 0;
 }
 
 int omp_get_team_size(int Level) {
@@ -98,11 +125,10 @@ int omp_get_team_size(int Level) {
   uint32_t Id, Extent;
   if (arch::bareThreadIdentity(Level - 1, Id, Extent))
     return int(Extent);
-  ThreadState &State = arch::threadState();
-  if (Level < 0 || uint32_t(Level) > State.Level)
+  if (Level < 0 || uint32_t(Level) > currentLevel())
     return -1;
   if (Level == 1)
-    return int(State.Level1TeamSize);
+    return int(level1TeamSize());
   return 1;
 }
 
@@ -113,11 +139,10 @@ int omp_get_ancestor_thread_num(int Level) {
   uint32_t Id, Extent;
   if (arch::bareThreadIdentity(Level - 1, Id, Extent))
     return int(Id);
-  ThreadState &State = arch::threadState();
-  if (Level < 0 || uint32_t(Level) > State.Level)
+  if (Level < 0 || uint32_t(Level) > currentLevel())
     return -1;
   if (Level == 1)
-    return int(State.Level1ThreadNum);
+    return int(level1ThreadNum());
   return 0;
 }
 
@@ -188,9 +213,8 @@ int omp_get_proc_bind() {
 
 void omp_get_schedule(int *Kind, int *Chunk) {
   OMPX_FORWARD_TO_HOST(omp_get_schedule, void, (int *, int *), Kind, Chunk);
-  ThreadState &State = arch::threadState();
   // omp_sched_t numbering: static 1, dynamic 2, guided 3, auto 4.
-  switch (State.RunSchedKind) {
+  switch (currentRunSchedKind()) {
   case SchedDynamicChunked:
     *Kind = 2;
     break;
@@ -200,23 +224,23 @@ void omp_get_schedule(int *Kind, int *Chunk) {
   default:
     *Kind = 1;
   }
-  *Chunk = State.RunSchedChunk;
+  *Chunk = currentRunSchedChunk();
 }
 
 void omp_set_schedule(int Kind, int Chunk) {
   OMPX_FORWARD_TO_HOST(omp_set_schedule, void, (int, int), Kind, Chunk);
-  ThreadState &State = arch::threadState();
+  int32_t SchedKind;
   switch (Kind & 0xff) {
   case 2:
-    State.RunSchedKind = SchedDynamicChunked;
+    SchedKind = SchedDynamicChunked;
     break;
   case 3:
-    State.RunSchedKind = SchedGuidedChunked;
+    SchedKind = SchedGuidedChunked;
     break;
   default:
-    State.RunSchedKind = Chunk > 0 ? SchedStaticChunked : SchedStatic;
+    SchedKind = Chunk > 0 ? SchedStaticChunked : SchedStatic;
   }
-  State.RunSchedChunk = Chunk > 0 ? Chunk : 0;
+  setRunSched(SchedKind, Chunk > 0 ? Chunk : 0);
 }
 
 double omp_get_wtime() {

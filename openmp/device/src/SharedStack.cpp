@@ -8,8 +8,10 @@
 //
 // The compiler moves a local variable that a parallel region shares out of
 // the thread's stack with __kmpc_alloc_shared / __kmpc_free_shared (in LIFO
-// order). Each thread of the block owns an equal slice of the team scratch
-// memory and uses it as a stack; what does not fit goes to the global heap.
+// order). The architecture decides which threads get a part of the team
+// scratch memory to use as a stack (arch::threadScratch: on the CPU device
+// every thread an equal slice, on GPUs the team's leader all of a small
+// area); what does not fit, and every other thread's, goes to the heap.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,28 +27,17 @@ constexpr size_t Alignment = 16;
 size_t roundUp(size_t Bytes) {
   return Bytes ? (Bytes + Alignment - 1) & ~(Alignment - 1) : Alignment;
 }
-
-/// The calling thread's slice of the scratch memory, or null.
-char *sliceOf(size_t &SliceSize) {
-  char *Scratch = static_cast<char *>(arch::teamScratch());
-  uint32_t Threads = arch::numThreadsInBlock();
-  SliceSize =
-      Threads ? (arch::teamScratchSize() / Threads) & ~(Alignment - 1) : 0;
-  if (!Scratch || SliceSize == 0)
-    return nullptr;
-  return Scratch + SliceSize * arch::threadIdInBlock();
-}
 } // namespace
 
 extern "C" {
 void *__kmpc_alloc_shared(uint64_t Bytes) {
   size_t Size = roundUp(size_t(Bytes));
-  ThreadState &State = arch::threadState();
   size_t SliceSize;
-  if (char *Slice = sliceOf(SliceSize)) {
-    if (State.StackUsed + Size <= SliceSize) {
-      void *Ptr = Slice + State.StackUsed;
-      State.StackUsed += Size;
+  uint32_t *Used;
+  if (char *Slice = arch::threadScratch(SliceSize, Used)) {
+    if (*Used + Size <= SliceSize) {
+      void *Ptr = Slice + *Used;
+      *Used += uint32_t(Size);
       return Ptr;
     }
   }
@@ -61,16 +52,16 @@ void __kmpc_free_shared(void *Ptr, uint64_t Bytes) {
   if (!Ptr)
     return;
   size_t SliceSize;
-  char *Slice = sliceOf(SliceSize);
+  uint32_t *Used;
+  char *Slice = arch::threadScratch(SliceSize, Used);
   char *P = static_cast<char *>(Ptr);
   if (Slice && P >= Slice && P < Slice + SliceSize) {
-    OMPX_ASSERT(P + roundUp(size_t(Bytes)) ==
-                    Slice + arch::threadState().StackUsed,
+    OMPX_ASSERT(P + roundUp(size_t(Bytes)) == Slice + *Used,
                 "__kmpc_free_shared of a block that is not the last one "
                 "__kmpc_alloc_shared gave this thread (frees must be LIFO, "
                 "with the allocated size)");
     // Frees are LIFO: everything from Ptr up is released.
-    arch::threadState().StackUsed = uint32_t(P - Slice);
+    *Used = uint32_t(P - Slice);
     return;
   }
   arch::freeGlobal(Ptr);

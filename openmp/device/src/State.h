@@ -8,8 +8,9 @@
 //
 // What the runtime remembers while a kernel runs. TeamState is shared by the
 // threads of one team (team-shared memory on a GPU); ThreadState belongs to
-// one thread. The architecture layer owns the storage (arch::teamState(),
-// arch::threadState()); the core initializes it in __kmpc_target_init.
+// one thread, where it has one (see ThreadState). The architecture layer owns
+// the storage (arch::teamState(), arch::threadStateIfAny()); the core
+// initializes it in __kmpc_target_init.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +73,18 @@ struct TeamState {
   TaskReduction *TaskModifierReduction[2];
 
   DispatchBuffer Dispatch[NumDispatchBuffers];
+
+  /// What a thread with no ThreadState of its own sees (GPUs give a thread
+  /// one only when it needs it, see ThreadState). RegionTeamSize is the
+  /// size of the level-1 region in progress, 0 outside one: its members are
+  /// the threads 0..RegionTeamSize-1 of the block, numbered by their id.
+  uint32_t RegionTeamSize;
+  /// Level-1 regions the team has started; names their dynamic loops.
+  uint32_t RegionSerial;
+  /// The ICVs of the team's sequential part, which its regions inherit.
+  uint32_t NThreadsVar;
+  int32_t RunSchedKind;
+  int32_t RunSchedChunk;
 };
 
 /// Per-thread state of a dynamically scheduled loop.
@@ -88,6 +101,14 @@ struct DispatchState {
   uint8_t Drained;       // this thread saw the end of the loop
 };
 
+/// What one thread remembers beyond its team's view. On the CPU device every
+/// thread has one for the whole kernel. On GPUs a thread has one only from
+/// the moment it needs one (a nested or serialized region, an ICV set inside
+/// a region, a dynamically scheduled loop, a taskgroup, a pushed num_threads
+/// clause) until the level-1 region it was made in ends, or the kernel ends:
+/// a kernel that needs none keeps no per-thread memory at all (upstream's
+/// runtime keeps its thread states lazily for the same reason: 256 threads
+/// x 128 bytes of team-shared memory cost every kernel occupancy).
 struct ThreadState {
   /// Nesting depth of parallel regions around the thread (omp_get_level).
   uint32_t Level;
@@ -116,12 +137,10 @@ struct ThreadState {
   /// innermost first (TaskReduction.cpp).
   uint32_t TaskgroupDepth;
   TaskReduction *TaskReductions;
+  /// Made inside a level-1 region (GPUs): released when the region ends.
+  uint8_t MadeInRegion;
   DispatchState Dispatch;
 };
-// Every thread of a block has one in team-shared memory on a GPU (256 of
-// them), so each byte here costs 256 of the block's shared memory.
-static_assert(sizeof(ThreadState) <= 128,
-              "ThreadState grew: it lives in team-shared memory per thread");
 
 /// The roles of a generic-mode block of \p BlockSize threads that run in
 /// lockstep groups of \p WarpSize. A thread spinning at a barrier keeps
@@ -162,6 +181,27 @@ bool isTeamLeader();
 /// Starts a thread's state for a new kernel.
 void initThreadState(ThreadState &State);
 
+/// The calling thread's state, made from its team's view when it has none
+/// yet (see ThreadState). Use it to change what the thread remembers; the
+/// queries below read without making one.
+ThreadState &ownThreadState();
+
+/// Releases the calling thread's state when it was made inside the level-1
+/// region that is ending (GPUs), after its level went back to 0.
+void releaseRegionThreadState();
+
+/// The calling thread's view: its own state where it has one, else what
+/// its team's state implies.
+uint32_t currentLevel();
+uint32_t currentActiveLevel();
+uint32_t currentThreadNum();
+uint32_t currentTeamSize();
+uint32_t level1ThreadNum();
+uint32_t level1TeamSize();
+uint32_t currentNThreadsVar();
+int32_t currentRunSchedKind();
+int32_t currentRunSchedChunk();
+
 /// The threads taking part in a barrier issued by the calling thread: the
 /// innermost active region, or every thread of the block when an SPMD
 /// kernel runs outside any parallel region. 1 means no synchronization.
@@ -178,10 +218,6 @@ void teamBarrier();
 inline uint32_t *criticalWord(CriticalNameTy *Name) {
   return reinterpret_cast<uint32_t *>(&(*Name)[7]);
 }
-
-/// Device thread-number queries the API and the worksharing code share.
-inline uint32_t currentThreadNum() { return arch::threadState().ThreadNum; }
-inline uint32_t currentTeamSize() { return arch::threadState().TeamSize; }
 
 } // namespace ompx
 

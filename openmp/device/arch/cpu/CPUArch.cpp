@@ -142,32 +142,45 @@ void arch::barrier(BarrierId Id, uint32_t Count) {
 void arch::barrierArrive(BarrierId Id, uint32_t Count) { barrier(Id, Count); }
 
 // A group's barriers start at zero when the pool creates it, and every
-// round leaves Arrived at zero for the next team.
-void arch::initBarriers() {}
+// round leaves Arrived at zero for the next team; thread states and scratch
+// belong to the group's threads for the whole kernel.
+void arch::initTeam() {}
 
 TeamState &arch::teamState() {
   DeviceThread *T = self();
   return T ? T->MyGroup->State : FallbackTeam;
 }
 
-ThreadState &arch::threadState() {
+// Host threads have memory of their own to spare, so every one keeps its
+// state for the whole kernel and never follows its team's view.
+ThreadState *arch::threadStateIfAny() {
   if (DeviceThread *T = self())
-    return T->State;
+    return &T->State;
   if (!FallbackThreadReady) {
     initThreadState(FallbackThread);
     FallbackThreadReady = true;
   }
-  return FallbackThread;
+  return &FallbackThread;
 }
 
-void *arch::teamScratch() {
-  DeviceThread *T = self();
-  return T ? T->MyGroup->Scratch : nullptr;
+ThreadState &arch::makeThreadState(bool &Made) {
+  Made = false;
+  return *threadStateIfAny();
 }
 
-size_t arch::teamScratchSize() {
+void arch::dropThreadState() {}
+void arch::endThreadStates() {}
+
+// Every thread has an equal slice of its group's scratch memory.
+char *arch::threadScratch(size_t &Size, uint32_t *&Used) {
   DeviceThread *T = self();
-  return T ? T->MyGroup->ScratchSize : 0;
+  if (!T || !T->MyGroup->Scratch || !T->NumThreads)
+    return nullptr;
+  Size = (T->MyGroup->ScratchSize / T->NumThreads) & ~size_t(15);
+  if (Size == 0)
+    return nullptr;
+  Used = &T->State.StackUsed;
+  return static_cast<char *>(T->MyGroup->Scratch) + Size * T->ThreadId;
 }
 
 void *arch::dynamicSharedMemory() {
