@@ -76,6 +76,9 @@ else
   echo "fuzz.sh: give the seconds per harness, or --runs N" >&2
   usage
 fi
+# libFuzzer's per-input hang guard: 25 s, times OFFLOAD_TEST_TIMEOUT_SCALE.
+hang_s=$(awk -v s="${OFFLOAD_TEST_TIMEOUT_SCALE:-1}" 'BEGIN {
+  if (s + 0 <= 0) s = 1; n = 25 * s; printf "%d", n == int(n) ? n : int(n) + 1 }')
 
 logs=$(mktemp -d "${TMPDIR:-/tmp}/fuzz.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
@@ -88,10 +91,12 @@ for name in "${harnesses[@]}"; do
   [ -d "$build/fuzz/seeds/$name" ] && dirs+=("$build/fuzz/seeds/$name")
   log=$logs/$name.log
   start=$(date +%s)
-  # -timeout: an input taking this long is a hang, reported as a crash.
+  # -timeout: an input taking this long is a hang, reported as a crash (an
+  # input takes milliseconds; OFFLOAD_TEST_TIMEOUT_SCALE stretches the guard
+  # for a slow or shared machine).
   # -rss_limit_mb: an input making the reader allocate this much is a bug.
   status=0
-  "$bindir/fuzz-$name" "${limit[@]}" -print_final_stats=1 -timeout=25 \
+  "$bindir/fuzz-$name" "${limit[@]}" -print_final_stats=1 -timeout="$hang_s" \
     -rss_limit_mb=2560 -artifact_prefix="$build/fuzz/artifacts/$name-" \
     "${dirs[@]}" > "$log" 2>&1 || status=$?
   elapsed=$(( $(date +%s) - start ))

@@ -20,8 +20,11 @@
 #                       for the GPU emulator once, just checking they run)
 #
 # Prints each program's PASS/FAIL line and time, then `N passed, M failed`;
-# exits non-zero when any program fails. GPU_CHECK_TIMEOUT (seconds, default
-# 300) limits each program.
+# exits non-zero when any program fails. Each program runs under a hang
+# guard, never a speed verdict: GPU_CHECK_TIMEOUT seconds (default 300, the
+# programs take seconds), times OFFLOAD_TEST_TIMEOUT_SCALE (default 1) and
+# the load per core when the program starts (at least 1); a program still
+# running then is killed and reported as "hang guard fired".
 set -uo pipefail
 
 kit=$(cd "$(dirname "$0")" && pwd)
@@ -69,6 +72,15 @@ if [ ${#names[@]} -eq 0 ]; then
 fi
 
 timeout_s=${GPU_CHECK_TIMEOUT:-300}
+# The hang guard of one program: $1 seconds stretched for a slow or shared
+# machine (OFFLOAD_TEST_TIMEOUT_SCALE, and the load per core now).
+hang_limit() {
+  awk -v b="$1" -v s="${OFFLOAD_TEST_TIMEOUT_SCALE:-1}" \
+    -v c="$(nproc 2>/dev/null || echo 1)" \
+    -v l="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)" 'BEGIN {
+    f = l / (c > 0 ? c : 1); f = f > 1 ? f : 1; if (s + 0 <= 0) s = 1
+    n = b * s * f; printf "%d", n == int(n) ? n : int(n) + 1 }'
+}
 export OMP_TARGET_OFFLOAD=MANDATORY
 export LD_LIBRARY_PATH=$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 [ $kind = emu ] && export LD_LIBRARY_PATH=$kit/lib/gpu-emulator:$LD_LIBRARY_PATH
@@ -116,16 +128,19 @@ for dir in "${dirs[@]}"; do
       echo "  ($name runs with the arguments '${args[*]}' on the emulator)"
     fi
     log=$(mktemp)
+    limit=$(hang_limit "$timeout_s")
     start=$(date +%s.%N)
-    timeout --signal=KILL "$timeout_s" ${wrapper[@]+"${wrapper[@]}"} "$prog" \
+    timeout --signal=KILL "$limit" ${wrapper[@]+"${wrapper[@]}"} "$prog" \
       ${args[@]+"${args[@]}"} >"$log" 2>&1
     rc=$?
     end=$(date +%s.%N)
     secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
     verdict=$(grep -E "^(PASS|FAIL) $name( |:|$)" "$log" | tail -1)
     why=
-    if [ $rc = 137 ]; then
-      why="killed after ${timeout_s}s"
+    if [ $rc = 137 ] && awk -v a="$secs" -v l="$limit" 'BEGIN { exit !(a >= l) }'; then
+      why="hang guard fired after ${limit}s (GPU_CHECK_TIMEOUT=${timeout_s}s x OFFLOAD_TEST_TIMEOUT_SCALE x load per core)"
+    elif [ $rc = 137 ]; then
+      why="killed (SIGKILL)"
     elif [ $rc = 86 ]; then
       why="compute-sanitizer reported errors"
     elif [ -z "$verdict" ]; then

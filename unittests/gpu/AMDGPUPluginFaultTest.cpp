@@ -185,8 +185,8 @@ TEST(AMDGPUPluginFaults, QueueErrorEndsTheWaitAndNamesTheKernel) {
                         ": kernel '" + KernelName +
                         "' failed: the HSA queue reported "
                         "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: "));
-  // Without a timeout: the callback alone ended the wait.
-  EXPECT_LT(O.Seconds, 30.0);
+  // Without a timeout the callback alone ended the wait: had it not, the
+  // child would have hung until its hang guard, without this report.
 }
 
 TEST(AMDGPUPluginFaults, TrapNamesTheKernel) {
@@ -224,8 +224,9 @@ TEST(AMDGPUPluginFaults, HungKernelEndsAtTheTimeout) {
                         ": kernel '" + KernelName +
                         "' did not complete within 300 ms "
                         "(LIBOMPTARGET_KERNEL_TIMEOUT_MS)"));
+  // Not before the limit; that it ended at all is the report above (a
+  // child still waiting is killed by its hang guard, without it).
   EXPECT_GE(O.Seconds, 0.3);
-  EXPECT_LT(O.Seconds, 30.0);
 }
 
 TEST(AMDGPUPluginFaults, BadTimeoutValueFailsTheDevice) {

@@ -12,7 +12,9 @@
 // standard OpenMP is used; the LLVM-only pinned allocator is a weak symbol.
 //
 // GPU_CHECK_SMALL=1 (run.sh --cpu) shrinks every size so that the CPU device
-// runs the whole set in seconds.
+// runs the whole set in seconds; GPU_CHECK_EMULATED=1 as well (run.sh --bench
+// --emulate) takes an eighth of that, since there the programs only have to
+// run and an emulated launch costs about a millisecond.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GPU_CHECK_BENCH_H
@@ -30,8 +32,15 @@ namespace bench {
 
 inline bool small() { return std::getenv("GPU_CHECK_SMALL") != nullptr; }
 
-/// Big on a GPU, small on the CPU device.
+inline bool emulated() {
+  return small() && std::getenv("GPU_CHECK_EMULATED") != nullptr;
+}
+
+/// Big on a GPU, small on the CPU device, an eighth of small (at least 1)
+/// on the GPU emulator.
 inline int64_t size(int64_t Big, int64_t Small) {
+  if (emulated())
+    return std::max<int64_t>(1, Small / 8);
   return small() ? Small : Big;
 }
 

@@ -11,10 +11,15 @@
 # --cpu: the CPU-device builds once, GPU_CHECK_SMALL=1, printing their rows;
 # no timing is judged, a program only has to run and print its rows.
 # --emulate: the same for ours built for the GPU emulator (emu-<arch>/, from
-# build.sh --emulate), on lib/gpu-emulator/: the GPU plugins and device
-# runtime run every benchmark, no GPU needed.
-# Exits non-zero when a program fails (BENCH-FAIL, a crash, no rows, over
-# GPU_CHECK_BENCH_TIMEOUT seconds, default 60).
+# build.sh --emulate), on lib/gpu-emulator/, with GPU_CHECK_EMULATED=1 as
+# well (sizes an eighth of the small ones: an emulated launch costs about a
+# millisecond): the GPU plugins and device runtime run every benchmark, no
+# GPU needed; the time each took is printed, never judged.
+# Exits non-zero when a program fails (BENCH-FAIL, a crash, no rows, or
+# killed by its hang guard: GPU_CHECK_BENCH_TIMEOUT seconds, default 60 on a
+# GPU, where the whole --bench must fit a 10-minute device call, and 300 with
+# --cpu or --emulate; times OFFLOAD_TEST_TIMEOUT_SCALE, default 1, and the
+# load per core when the program starts, at least 1).
 set -uo pipefail
 
 bench=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +34,7 @@ while [ $# -gt 0 ]; do
   --emulate) check_only=emu; shift ;;
   --reps) reps=$2; shift 2 ;;
   --json) json=$2; shift 2 ;;
-  -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,22p' "$0"; exit 0 ;;
   -*) echo "bench/run.sh: unknown option '$1'" >&2; exit 2 ;;
   *) names+=("$1"); shift ;;
   esac
@@ -43,6 +48,7 @@ if [ -n "$check_only" ]; then
   if [ $check_only = cpu ]; then
     [ -d "$bench/cpu" ] && builds=(cpu)
   else
+    export GPU_CHECK_EMULATED=1
     for d in "$bench"/emu-*/; do [ -d "$d" ] && builds+=("$(basename "$d")"); done
   fi
 else
@@ -98,22 +104,42 @@ if [ -z "$check_only" ] && [ -d "$bench/upstream" ] &&
   fi
 fi
 failed=0
-# Short: the whole --bench must fit a 10-minute device call.
-timeout_s=${GPU_CHECK_BENCH_TIMEOUT:-60}
+# A hang guard, never a speed verdict. Short on a GPU: the whole --bench must
+# fit a 10-minute device call.
+timeout_s=${GPU_CHECK_BENCH_TIMEOUT:-$([ -n "$check_only" ] && echo 300 || echo 60)}
+# $1 seconds stretched for a slow or shared machine
+# (OFFLOAD_TEST_TIMEOUT_SCALE, and the load per core now).
+hang_limit() {
+  awk -v b="$1" -v s="${OFFLOAD_TEST_TIMEOUT_SCALE:-1}" \
+    -v c="$(nproc 2>/dev/null || echo 1)" \
+    -v l="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)" 'BEGIN {
+    f = l / (c > 0 ? c : 1); f = f > 1 ? f : 1; if (s + 0 <= 0) s = 1
+    n = b * s * f; printf "%d", n == int(n) ? n : int(n) + 1 }'
+}
 for r in $(seq 1 "$reps"); do
   for name in "${names[@]}"; do
     for b in "${builds[@]}"; do
       prog=$bench/$b/$name
       [ -x "$prog" ] || continue
+      limit=$(hang_limit "$timeout_s")
+      start=$(date +%s.%N)
       LD_LIBRARY_PATH=$(libs_of "$b")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-        timeout --signal=KILL "$timeout_s" "$prog" >"$out" 2>&1
+        timeout --signal=KILL "$limit" "$prog" >"$out" 2>&1
       rc=$?
-      if [ $rc != 0 ] || ! grep -q '^ROW ' "$out"; then
+      secs=$(awk -v a="$start" -v b="$(date +%s.%N)" \
+        'BEGIN { printf "%.2f", b - a }')
+      if [ $rc = 137 ] && awk -v a="$secs" -v l="$limit" 'BEGIN { exit !(a >= l) }'; then
+        echo "FAIL $b/$name: hang guard fired after $limit s" \
+          "(GPU_CHECK_BENCH_TIMEOUT=$timeout_s s x OFFLOAD_TEST_TIMEOUT_SCALE" \
+          "x load per core)"
+        failed=$((failed + 1))
+      elif [ $rc != 0 ] || ! grep -q '^ROW ' "$out"; then
         echo "FAIL $b/$name (exit $rc):"
         grep -v '^ROW ' "$out" | head -20 | sed 's/^/  | /'
         failed=$((failed + 1))
       fi
-      [ -n "$check_only" ] && sed "s|^|$b/$name: |" "$out" | grep 'ROW '
+      [ -n "$check_only" ] && sed "s|^|$b/$name: |" "$out" | grep 'ROW ' &&
+        echo "$b/$name: ran in $secs s"
       sed -n "s|^ROW name=\([^ ]*\) value=\([^ ]*\) unit=\([^ ]*\).*|$b \1 \2 \3|p" \
         "$out" >>"$rows"
     done
