@@ -45,5 +45,15 @@ if [ $rc = 137 ] && [ $((SECONDS - start)) -ge "$limit" ]; then
   echo "hang guard fired after $limit s: killed '$*' (a hang: the guard is" \
     "$base s x OFFLOAD_TEST_TIMEOUT_SCALE=$scale x load per core" \
     "$load/$cores, many times the normal duration)" >&2
+  exit $rc
+fi
+# A command that died of a signal (timeout passes the signal on to itself):
+# the guard dies of the same one, so `not --crash` and lit still see a crash,
+# not an exit status.
+if [ $rc -gt 128 ] && [ $rc -lt 160 ]; then
+  trap - TERM INT HUP
+  sig=$((rc - 128))
+  trap - "$sig" 2>/dev/null
+  kill -s "$sig" $$
 fi
 exit $rc
