@@ -147,6 +147,21 @@ else
       # Only for the link (it points at this machine's Debian library).
       rm -f "$out/upstream-rtl/libomptarget.so"
       sed 's/^/bench: /' "$out/upstream-rtl/VERSION"
+      # The kernels' resources (registers, stack, shared memory, the
+      # occupancy they allow), ours against upstream, read from the two
+      # builds here, where the LLVM tools are (bench/kernel-resources of the
+      # checkout; the kit carries the table, kernel-resources.txt).
+      kr=$here/../../../bench/kernel-resources/kernel_resources.py
+      if [ -f "$kr" ] && python3 "$kr" --images ours="$out/ours" \
+        --images upstream="$out/upstream" --arch "$arch" \
+        >"$out/kernel-resources.txt" 2>&1; then
+        echo "bench: kernel resources, ours against upstream, in" \
+          "$out/kernel-resources.txt:"
+        grep -E '^[a-z_0-9-]+: [0-9]+ kernels' "$out/kernel-resources.txt" |
+          sed 's/^/bench:   /'
+      else
+        echo "bench: kernel resources not read (see $out/kernel-resources.txt)"
+      fi
       echo "bench: Debian's libomptarget closure in $side," \
         "$(($(du -sk "$side" | cut -f1) / 1024)) MiB (carry it apart from the kit)"
     else
