@@ -52,10 +52,49 @@ UPSTREAM_RT_SOURCES = "src/[A-Za-z_]*\\.cpp"
 
 # ---------------------------------------------------------------- programs
 
+# Programs of the GPU lit tests (test/gpu, test/emulator), the ones whose
+# kernels exercise the device runtime: (name, sources under test/, why
+# upstream's runtime cannot link it or None).
+LIT_PROGRAMS = [
+    ("gpu/critical", ["gpu/Inputs/critical.cpp"], None),
+    ("gpu/generic", ["gpu/Inputs/generic.cpp"], None),
+    ("gpu/generic-reduction", ["gpu/Inputs/generic-reduction.cpp"], None),
+    ("gpu/reduction", ["gpu/Inputs/reduction.cpp"], None),
+    ("gpu/zaxpy", ["gpu/Inputs/zaxpy.cpp"], None),
+    ("gpu/multi-tu", ["gpu/Inputs/tu_main.cpp", "gpu/Inputs/tu_lib.cpp"],
+     None),
+    ("gpu/ompx-all", ["gpu/Inputs/ompx-all.c"], None),
+    ("gpu/saxpy-f90", ["gpu/Inputs/saxpy.f90"], None),
+    ("emulator/generic-mode", ["emulator/Inputs/generic-mode.cpp"], None),
+    ("emulator/generic-beside-spmd",
+     ["emulator/Inputs/generic-beside-spmd.cpp"], None),
+    ("emulator/link-time-spmd", ["emulator/Inputs/link-time-spmd.cpp",
+                                 "emulator/Inputs/link-time-spmd-base.cpp"],
+     None),
+    ("emulator/state-machine-reduction",
+     ["emulator/Inputs/state-machine-reduction.cpp"], None),
+    ("emulator/nested-reduction", ["emulator/Inputs/nested-reduction.cpp"],
+     None),
+    ("emulator/reductions", ["emulator/Inputs/reductions.cpp"], None),
+    ("emulator/indirect-virtual", ["emulator/Inputs/indirect-virtual.cpp"],
+     None),
+    ("emulator/math-library", ["emulator/Inputs/math-library.cpp"], None),
+    ("emulator/vector-add", ["emulator/Inputs/vector-add.c"], None),
+    ("emulator/task-reductions", ["emulator/Inputs/task-reductions.c"],
+     "upstream's runtime has no task reductions on GPUs "
+     "(__kmpc_taskred_init undefined)"),
+]
+
+
 class Program:
-    def __init__(self, name, sources, flags=(), skip=None, host_c=()):
+    def __init__(self, name, sources, flags=(), skip=None, host_c=(),
+                 upstream_missing=None):
         self.name = name
         self.sources = list(sources)
+        self.c = self.sources[0].endswith(".c")
+        # Why upstream's side cannot build it (a feature its runtime
+        # lacks): its rows have our side only; not an error.
+        self.upstream_missing = upstream_missing
         # C helpers of the host side (bench/programs/StreamReport.c), which
         # Flang cannot compile: built with cc and linked in.
         self.host_c = list(host_c)
@@ -127,6 +166,10 @@ def all_programs():
             if entry == "StreamKernels.f90" else []
         progs.append(Program(name, [os.path.join(BENCH_PROGRAMS, entry)],
                              ["-I" + BENCH_PROGRAMS], host_c=host_c))
+    for name, srcs, missing in LIT_PROGRAMS:
+        progs.append(Program("lit/" + name,
+                             [os.path.join(ROOT, "test", s) for s in srcs],
+                             upstream_missing=missing))
     for p in progs:
         # Flang has no -foffload-lto (flang-22 rejects it; our shim passes
         # it on): a Fortran sm_90 program is built by the default flow only.
@@ -206,8 +249,9 @@ def nvptx_flags(config, fortran, cuda):
 class Side:
     """One toolchain: how it compiles and links a program for a config."""
 
-    def __init__(self, name, cxx, fc, flags_of, identity, env=None):
+    def __init__(self, name, cc, cxx, fc, flags_of, identity, env=None):
         self.name = name
+        self.cc = cc
         self.cxx = cxx
         self.fc = fc
         self.flags_of = flags_of      # config -> extra flags
@@ -218,6 +262,7 @@ class Side:
 def ours_side(prefix, cuda):
     def flags_of(config, fortran):
         return nvptx_flags(config, fortran, cuda)
+    # (bin/clang is the same shim as bin/clang++, over the same compiler.)
     ident = [file_identity(os.path.join(prefix, "bin", t)) for t in
              ("clang++", "flang", "clang-linker-wrapper")]
     ident += tree_identity(os.path.join(prefix, "lib", "nvptx64-nvidia-cuda"))
@@ -225,7 +270,8 @@ def ours_side(prefix, cuda):
     ident.append(file_identity(os.path.join(prefix, "lib",
                                             "OffloadIndirectCalls.so")))
     # The device-link cache would skip ptxas, whose report has the spills.
-    return Side("ours", os.path.join(prefix, "bin", "clang++"),
+    return Side("ours", os.path.join(prefix, "bin", "clang"),
+                os.path.join(prefix, "bin", "clang++"),
                 os.path.join(prefix, "bin", "flang"), flags_of, ident,
                 {"OFFLOAD_WRAPPER_CACHE": "0"})
 
@@ -257,7 +303,8 @@ def upstream_side(rt, prefix, cuda):
               "/usr/lib/llvm-22/bin/clang-linker-wrapper")]
     ident += tree_identity(rt["nvptx"]) + tree_identity(rt["amdgpu"])
     ident += tree_identity(device_libs)
-    return Side("upstream", "clang++-22", "flang-22", flags_of, ident)
+    return Side("upstream", "clang-22", "clang++-22", "flang-22", flags_of,
+                ident)
 
 
 def find_release_source(data_dirs, fetch):
@@ -355,7 +402,7 @@ def build(prog, config, side, cache, cuda, ptxas):
     image and ptxas's report, not the program) and redone only when what
     went into it changes; the figures are read again every run."""
     arch, cflags, triple = CONFIGS[config]
-    driver = side.fc if prog.fortran else side.cxx
+    driver = side.fc if prog.fortran else side.cc if prog.c else side.cxx
     argv = ([driver, "-O2", "-fopenmp", "--offload-arch=" + arch] + cflags +
             side.flags_of(config, prog.fortran) + prog.flags + prog.sources)
     contents = [BUILD_FORMAT]
@@ -806,6 +853,11 @@ def report(configs, programs, results, sides, why_no_upstream):
         print("\n" + summary(config, rows))
         if skipped:
             print("not built for %s: %s" % (config, "; ".join(skipped)))
+        missing = ["%s (%s)" % (p.name, p.upstream_missing)
+                   for p in programs if p.upstream_missing and
+                   "upstream" in sides and config not in p.skip]
+        if missing:
+            print("upstream side not built: %s" % "; ".join(missing))
     if why_no_upstream:
         print("\nupstream: not measured: %s" % why_no_upstream)
 
@@ -920,7 +972,8 @@ def main():
                           top))
     print("ours: %s" % prefix)
     jobs = [(c, s, p) for c in configs for p in programs for s in sides
-            if c not in p.skip]
+            if c not in p.skip and not (s == "upstream" and
+                                        p.upstream_missing)]
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futures = {pool.submit(build, p, c, sides[s], cache, cuda,
