@@ -257,6 +257,13 @@ class Side:
         self.flags_of = flags_of      # config -> extra flags
         self.identity = identity      # strings that key the build cache
         self.env = env or {}
+        # Builds for different prefixes (install/, the build tree under
+        # ctest) live apart, so neither undoes the other's.
+        self.tag = ""
+
+    def for_prefix(self, prefix):
+        self.tag = hashlib.sha256(prefix.encode()).hexdigest()[:8]
+        return self
 
 
 def ours_side(prefix, cuda):
@@ -415,7 +422,7 @@ def build(prog, config, side, cache, cuda, ptxas):
     key = hashlib.sha256(json.dumps([argv, contents, side.identity,
                                      file_identity(ptxas or "")]).encode()
                          ).hexdigest()[:20]
-    work = os.path.join(cache, "builds", config, side.name,
+    work = os.path.join(cache, "builds", config, side.name + "-" + side.tag,
                         prog.name.replace("/", "__"))
     done = os.path.join(work, "built-" + key)
     image = os.path.join(work, "image." + arch)
@@ -802,6 +809,8 @@ def summary(config, rows):
     """One line: how many kernels, occupancy lower/same/higher, geometric
     means of the ratios."""
     both = [(o, u) for _, o, u in rows if o and u]
+    if not both:
+        return "%s: %d kernels, ours only" % (config, len(rows))
     lower = sum(1 for o, u in both if o["occ"] < u["occ"])
     higher = sum(1 for o, u in both if o["occ"] > u["occ"])
     regkey = "regs" if CONFIGS[config][2].startswith("nvptx") else "vgpr"
@@ -951,7 +960,7 @@ def main():
         if dropped:
             print("not measured: %s (%s)" % (", ".join(dropped), ptxas))
         cuda, ptxas = cache, None
-    sides = {"ours": ours_side(prefix, cuda)}
+    sides = {"ours": ours_side(prefix, cuda).for_prefix(prefix)}
     why = None
     if args.no_upstream:
         why = "--no-upstream"
@@ -965,7 +974,8 @@ def main():
         if top:
             rt, why = build_upstream_runtime(top, cache, args.jobs)
             if rt:
-                sides["upstream"] = upstream_side(rt, prefix, cuda)
+                sides["upstream"] = upstream_side(rt, prefix,
+                                                  cuda).for_prefix(prefix)
                 print("upstream: Debian's %s with upstream's device runtime "
                       "built from %s/openmp/device" % (
                           run(["clang++-22", "--version"])[1].splitlines()[0],
