@@ -28,6 +28,14 @@ using namespace offload::cuda_abi;
 
 namespace {
 
+// Values of the CUDA driver API the plugins do not use (gpu/CUDAABI.h has
+// theirs).
+enum : int {
+  FuncAttributeSharedSizeBytes = 1,
+  FuncAttributeMaxDynamicSharedSizeBytes = 8,
+  DeviceAttributeMaxSharedMemoryPerBlockOptin = 97,
+};
+
 struct Context {
   size_t StackLimit = 1024;
   size_t HeapLimit = size_t(8) << 20;
@@ -91,7 +99,10 @@ CUDA_API cuDeviceGetAttribute(int *Value, int Attribute, int) {
     *Value = 2147483647;
     return CUDA_SUCCESS;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
-    *Value = 48 * 1024;
+    *Value = int(CUDASharedPerBlock);
+    return CUDA_SUCCESS;
+  case DeviceAttributeMaxSharedMemoryPerBlockOptin:
+    *Value = int(CUDASharedPerBlockOptIn);
     return CUDA_SUCCESS;
   case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
     *Value = 32;
@@ -191,11 +202,36 @@ CUDA_API cuModuleGetGlobal_v2(CUdeviceptr *Address, size_t *Bytes, void *Module,
 }
 
 // As a GPU's driver: a kernel's block-size bound (.maxntid), which the
-// plugins use to cap their launches, else the device's limit.
+// plugins use to cap their launches, else the device's limit; its static
+// shared memory and the most dynamic shared memory a launch may ask for.
 CUDA_API cuFuncGetAttribute(int *Value, int Attribute, void *Function) {
-  if (Attribute != CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK || !Function)
+  auto *Kernel = static_cast<KernelFunction *>(Function);
+  if (!Kernel)
     return CUDA_ERROR_INVALID_VALUE;
-  *Value = int(static_cast<KernelFunction *>(Function)->MaxThreadsPerBlock);
+  switch (Attribute) {
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *Value = int(Kernel->MaxThreadsPerBlock);
+    return CUDA_SUCCESS;
+  case FuncAttributeSharedSizeBytes:
+    *Value = int(Kernel->StaticSharedBytes);
+    return CUDA_SUCCESS;
+  case FuncAttributeMaxDynamicSharedSizeBytes:
+    *Value = int(Kernel->MaxDynamicSharedBytes);
+    return CUDA_SUCCESS;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+// The opt-in to more than 48 KiB of shared memory per block: up to what
+// the device has per block, less the kernel's static shared memory.
+CUDA_API cuFuncSetAttribute(void *Function, int Attribute, int Value) {
+  auto *Kernel = static_cast<KernelFunction *>(Function);
+  if (!Kernel || Attribute != FuncAttributeMaxDynamicSharedSizeBytes ||
+      Value < 0 ||
+      uint64_t(Value) + Kernel->StaticSharedBytes > CUDASharedPerBlockOptIn)
+    return CUDA_ERROR_INVALID_VALUE;
+  Kernel->MaxDynamicSharedBytes = uint64_t(Value);
   return CUDA_SUCCESS;
 }
 

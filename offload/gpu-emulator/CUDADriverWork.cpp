@@ -146,6 +146,20 @@ CUDA_API cuLaunchKernel(void *Function, unsigned GridX, unsigned GridY,
             Kernel->MaxThreadsPerBlock);
     return CUDA_ERROR_INVALID_VALUE;
   }
+  // And dynamic shared memory beyond the kernel's limit (48 KiB in all
+  // unless cuFuncSetAttribute raised it).
+  if (SharedBytes > Kernel->MaxDynamicSharedBytes) {
+    fprintf(stderr,
+            "gpu-emulator: kernel '%s': %u bytes of dynamic shared memory "
+            "are more than the %llu it may have (it uses %llu bytes of "
+            "static shared memory; a block may have %llu bytes without "
+            "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)\n",
+            Kernel->Name.c_str(), SharedBytes,
+            (unsigned long long)Kernel->MaxDynamicSharedBytes,
+            (unsigned long long)Kernel->StaticSharedBytes,
+            (unsigned long long)CUDASharedPerBlock);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
   std::shared_ptr<ArgumentCopy> Arguments = copyArguments(*Kernel, Params);
   LaunchConfig Config;
   Config.KernelName = Kernel->Name;

@@ -15,6 +15,7 @@
 #include "BlockState.h"
 #include "DeviceMemory.h"
 #include "DevicePrintf.h"
+#include "gpu/CUDAABI.h"
 
 #include "offload/GPUEmulation/EmulatorABI.h"
 
@@ -115,7 +116,7 @@ __attribute__((visibility("default"))) void __gpuemu_yield() {
 }
 
 __attribute__((visibility("default"))) void __gpuemu_trap() {
-  failLaunch(719, "trap");
+  failLaunch(offload::cuda_abi::CUDA_ERROR_LAUNCH_FAILED, "trap");
 }
 
 __attribute__((visibility("default"))) void
@@ -127,7 +128,8 @@ __gpuemu_assertfail(const char *Message, const char *File, uint32_t Line,
           File, Line, Function, CurrentBlock->Id.X, CurrentBlock->Id.Y,
           CurrentBlock->Id.Z, CurrentThread->Id.X, CurrentThread->Id.Y,
           CurrentThread->Id.Z, Message);
-  failLaunch(710, std::string("assertion '") + Message + "' failed");
+  failLaunch(offload::cuda_abi::CUDA_ERROR_ASSERT,
+             std::string("assertion '") + Message + "' failed");
 }
 
 __attribute__((visibility("default"))) int __gpuemu_vprintf(const char *Format,

@@ -50,6 +50,9 @@ private:
   /// Runs the packet at \p Slot; false when the queue must stop.
   bool runPacket(hsa_kernel_dispatch_packet_t &Slot);
   bool dispatch(const hsa_kernel_dispatch_packet_t &Packet);
+  /// Stops the queue, as a GPU's packet processor would, when \p Kernel's
+  /// LDS plus \p DynamicBytes are more than a work-group may have.
+  bool fitsInGroupMemory(const KernelFunction &Kernel, uint64_t DynamicBytes);
   void fail(hsa_status_t Status);
 
   Signal Doorbell;

@@ -119,6 +119,25 @@ bool Queue::runPacket(hsa_kernel_dispatch_packet_t &Slot) {
   return true;
 }
 
+bool Queue::fitsInGroupMemory(const KernelFunction &Kernel,
+                              uint64_t DynamicBytes) {
+  // The descriptor's group segment size is the image's whole segment; a
+  // GPU would see the kernel's own LDS plus the dynamic part.
+  uint64_t Bytes = Kernel.StaticSharedBytes + DynamicBytes;
+  if (Bytes <= AMDGPUGroupPerWorkGroup)
+    return true;
+  fprintf(stderr,
+          "gpu-emulator: HSA queue: kernel '%s': %llu bytes of group memory "
+          "(%llu static, %llu dynamic) are more than the %llu a work-group "
+          "may have\n",
+          Kernel.Name.c_str(), (unsigned long long)Bytes,
+          (unsigned long long)Kernel.StaticSharedBytes,
+          (unsigned long long)DynamicBytes,
+          (unsigned long long)AMDGPUGroupPerWorkGroup);
+  fail(HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  return false;
+}
+
 bool Queue::dispatch(const hsa_kernel_dispatch_packet_t &Slot) {
   // The packet's slot may be reused once the read index moves on; the
   // kernel reads its copy (the dispatch pointer).
@@ -161,6 +180,8 @@ bool Queue::dispatch(const hsa_kernel_dispatch_packet_t &Slot) {
   if (Packet.group_segment_size > Config.StaticSharedBytes)
     Config.DynamicSharedBytes =
         uint32_t(Packet.group_segment_size - Config.StaticSharedBytes);
+  if (!fitsInGroupMemory(*Kernel, Config.DynamicSharedBytes))
+    return false;
   Config.StackBytes = stackBytes(Packet.private_segment_size);
   if (tracing())
     fprintf(stderr,

@@ -12,6 +12,7 @@
 #include "gpu/CUDAABI.h"
 #include "offload/GPUEmulation/EmulatorABI.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
@@ -187,6 +188,12 @@ int findKernel(LoadedModule *Module, const char *Name, KernelFunction *&Out) {
   if (auto *MaxThreads =
           static_cast<const uint32_t *>(dlsym(Module->Handle, Bound.c_str())))
     Out->MaxThreadsPerBlock = *MaxThreads;
+  std::string Shared = std::string(abi::KernelSharedSizePrefix) + Name;
+  auto *Bytes =
+      static_cast<const uint64_t *>(dlsym(Module->Handle, Shared.c_str()));
+  Out->StaticSharedBytes = Bytes ? *Bytes : Module->StaticSharedBytes;
+  Out->MaxDynamicSharedBytes =
+      CUDASharedPerBlock - std::min(Out->StaticSharedBytes, CUDASharedPerBlock);
   return CUDA_SUCCESS;
 }
 

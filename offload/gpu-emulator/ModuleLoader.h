@@ -42,7 +42,20 @@ struct KernelFunction {
   /// The most threads a block may have: the kernel's compiled bound (PTX
   /// .maxntid), else the device's limit.
   uint32_t MaxThreadsPerBlock = 1024;
+  /// The static shared memory (LDS) the kernel uses, as a GPU counts it:
+  /// the shared variables it can reach (the image's segment holds all).
+  uint64_t StaticSharedBytes = 0;
+  /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: the most dynamic
+  /// shared memory a launch may ask for, 48 KiB in all unless raised.
+  uint64_t MaxDynamicSharedBytes = 0;
 };
+
+/// Shared memory a block may have: on sm_90 48 KiB, or up to 227 KiB once
+/// cuFuncSetAttribute has raised the kernel's dynamic limit; on gfx90a
+/// 64 KiB of LDS.
+constexpr uint64_t CUDASharedPerBlock = 48 * 1024;
+constexpr uint64_t CUDASharedPerBlockOptIn = 227 * 1024;
+constexpr uint64_t AMDGPUGroupPerWorkGroup = 64 * 1024;
 
 /// ELF machine numbers the wrapper marks emulated images with: that of a
 /// cubin (the CUDA driver's images) or of an AMDGPU code object (HSA's).

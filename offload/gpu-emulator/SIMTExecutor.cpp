@@ -8,6 +8,7 @@
 
 #include "SIMTExecutor.h"
 #include "ThreadStacks.h"
+#include "gpu/CUDAABI.h"
 
 #include <algorithm>
 #include <atomic>
@@ -125,7 +126,7 @@ void scheduleBlock(BlockState &Block) {
     if (Block.Live == 0)
       return;
     Block.Failed = true;
-    Block.FailureCode = 719; // CUDA_ERROR_LAUNCH_FAILED
+    Block.FailureCode = offload::cuda_abi::CUDA_ERROR_LAUNCH_FAILED;
     Block.FailureMessage =
         "deadlock in block " + std::to_string(Block.Id.X) + "," +
         std::to_string(Block.Id.Y) + "," + std::to_string(Block.Id.Z) + ": " +

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BlockState.h"
+#include "gpu/CUDAABI.h"
 
 #include "offload/GPUEmulation/EmulatorABI.h"
 
@@ -221,7 +222,8 @@ uint64_t waveOperation(const void *Site, uint32_t Kind, uint32_t Value,
 void arriveAtBarrier(uint32_t Id, uint32_t Count) {
   BlockState &Block = *CurrentBlock;
   if (Id >= NumBarriers)
-    failLaunch(715, "barrier id " + std::to_string(Id) + " is out of range");
+    failLaunch(offload::cuda_abi::CUDA_ERROR_ILLEGAL_INSTRUCTION,
+               "barrier id " + std::to_string(Id) + " is out of range");
   HardwareBarrier &B = Block.Barriers[Id];
   GPUThread &Self = *CurrentThread;
   ++B.Arrived;

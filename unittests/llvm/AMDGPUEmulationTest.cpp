@@ -274,6 +274,23 @@ define amdgpu_kernel void @k(ptr %out, i32 %i) {
   ASSERT_TRUE(!!Object) << toString(Object.takeError());
 }
 
+// Over 64 KiB of LDS: the AMDGPU code generator's refusal, in its words.
+TEST_F(AMDGPUEmulationTest, TooMuchLDSIsTheBackendsError) {
+  std::unique_ptr<Module> M = parse(R"(
+@big = internal addrspace(3) global [71680 x i8] undef, align 16
+define amdgpu_kernel void @k() {
+  store i8 1, ptr addrspace(3) @big
+  ret void
+}
+define amdgpu_kernel void @fits() {
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
+            "local memory (71680) exceeds limit (65536) in function 'k'");
+}
+
 TEST_F(AMDGPUEmulationTest, PrivateAllocasBecomeHostAllocas) {
   std::unique_ptr<Module> M = parse(R"(
 define amdgpu_kernel void @k(ptr %out) {

@@ -229,6 +229,69 @@ define ptx_kernel void @k() {
             std::vector<std::string>{"__gpuemu_shared_base"});
 }
 
+// Each kernel's static shared memory is what it can reach, as nvlink counts
+// it: its own array, what the functions it calls use, and what a function
+// whose address it takes uses (a parallel region the runtime calls through
+// a pointer); not the other kernel's array. Both kernels fit in 48 KiB,
+// though the image's segment holds 60 KiB.
+TEST_F(GPUEmulationTest, SharedMemoryIsCountedPerKernel) {
+  std::unique_ptr<Module> M = parse(R"(
+@first = internal addrspace(3) global [30720 x i8] undef, align 16
+@second = internal addrspace(3) global [30720 x i8] undef, align 16
+@runtime = internal addrspace(3) global i32 undef, align 4
+@region = internal addrspace(3) global [100 x i8] undef, align 4
+define internal void @init() {
+  store i32 0, ptr addrspace(3) @runtime
+  ret void
+}
+define internal void @outlined() {
+  store i8 1, ptr addrspace(3) @region
+  ret void
+}
+define ptx_kernel void @one(ptr %fn) {
+  call void @init()
+  store i8 1, ptr addrspace(3) @first
+  store ptr @outlined, ptr %fn
+  ret void
+}
+define ptx_kernel void @two() {
+  call void @init()
+  store i8 1, ptr addrspace(3) @second
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  auto SharedOf = [&](StringRef Kernel) -> uint64_t {
+    GlobalVariable *G = M->getNamedGlobal(
+        (offload::gpuemu::KernelSharedSizePrefix + Kernel).str());
+    if (!G)
+      return 0;
+    return cast<ConstantInt>(G->getInitializer())->getZExtValue();
+  };
+  // 30720 + 4 + 100 (the walk finds @first, @outlined's @region, @init's
+  // @runtime, each at its alignment).
+  EXPECT_EQ(SharedOf("one"), 30824u);
+  EXPECT_EQ(SharedOf("two"), 30724u);
+}
+
+// Over 48 KiB: nvlink's refusal, in its words.
+TEST_F(GPUEmulationTest, TooMuchSharedMemoryIsNvlinksError) {
+  std::unique_ptr<Module> M = parse(R"(
+@big = internal addrspace(3) global [61440 x i8] undef, align 16
+@small = internal addrspace(3) global i32 undef, align 4
+define ptx_kernel void @k() {
+  store i8 1, ptr addrspace(3) @big
+  store i32 1, ptr addrspace(3) @small
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(offload_test::errorMessage(retarget(*M)),
+            "nvlink error   : Entry function 'k' uses too much shared data "
+            "(0xf004 bytes, 0xc000 max)");
+}
+
 // Flang's device code lists a shared global in a second, suffixed used list
 // (llvm.compiler.used22 in fortran_maps of the GPU kit): that list keeps its
 // other entries, the shared global leaves it.

@@ -137,6 +137,8 @@ Error retargetToHost(Module &M, const Triple &Host) {
   if (Error E = AMDGPU ? lowerAMDGPUIntrinsics(M) : lowerNVPTXIntrinsics(M))
     return E;
   addSpinLoopYields(M);
+  if (Error E = checkStaticSharedMemory(M, SharedAddressSpace))
+    return E;
   dropGPUTargetDetails(M);
   if (Error E = setHostTarget(M, Host))
     return E;

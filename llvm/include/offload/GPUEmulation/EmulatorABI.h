@@ -47,6 +47,12 @@ constexpr const char *ParamsPrefix = "__gpuemu_params_";
 /// OpenMPOpt, which folds the block size to it) relies on the bound.
 /// Absent: the device's limit applies.
 constexpr const char *MaxThreadsPrefix = "__gpuemu_max_threads_";
+/// `uint64_t <prefix>K`: the bytes of static shared memory (LDS) kernel K
+/// uses, counted as a GPU's link counts them (the shared variables K can
+/// reach), which the drivers check a launch's static plus dynamic shared
+/// memory against the per-block limit with. The segment a block gets is
+/// still SharedSizeSymbol's size, every shared variable of the image.
+constexpr const char *KernelSharedSizePrefix = "__gpuemu_shared_size_";
 
 /// amdgcn images only. Each kernel K also exports its kernel descriptor
 /// `K.kd` (the name HSA looks kernels up by): 64 bytes whose first three

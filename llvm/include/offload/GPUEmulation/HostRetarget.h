@@ -80,6 +80,14 @@ llvm::GlobalVariable &amdgpuLaunchSlots(llvm::Module &M);
 /// loads that got one. Runs after the intrinsics are lowered.
 unsigned addSpinLoopYields(llvm::Module &M);
 
+/// Refuses a kernel whose static shared memory (address space
+/// \p SharedAddressSpace) is over its GPU's limit, as nvlink (sm_90, 48 KiB)
+/// and the AMDGPU code generator (gfx90a, 64 KiB) do, in their words; and
+/// exports each kernel's count (KernelSharedSizePrefix). Runs on the GPU IR,
+/// while kernels still have their calling convention.
+llvm::Error checkStaticSharedMemory(llvm::Module &M,
+                                    unsigned SharedAddressSpace);
+
 /// Moves the team-shared (address space 3) globals into the block's shared
 /// segment: each becomes an offset from __gpuemu_shared_base(); external
 /// zero-sized ones (dynamic shared memory) start after the static ones.
