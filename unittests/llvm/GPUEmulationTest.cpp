@@ -436,6 +436,8 @@ define ptx_kernel void @k(ptr %out, float %x, double %d, i64 %n, i32 %i) {
   %k = call i32 @llvm.nvvm.prmt(i32 %g, i32 %i, i32 4660)
   %l = call i16 @llvm.nvvm.f2h.rn(float %x)
   %m = call double @llvm.nvvm.rsqrt.approx.d(double %d)
+  %q = call float @llvm.nvvm.div.full(float %x, float %a)
+  store float %q, ptr %out
   store i32 %k, ptr %out
   store i64 %j, ptr %out
   store i16 %l, ptr %out
@@ -453,6 +455,7 @@ declare i64 @llvm.nvvm.mulhi.ll(i64, i64)
 declare i32 @llvm.nvvm.prmt(i32, i32, i32)
 declare i16 @llvm.nvvm.f2h.rn(float)
 declare double @llvm.nvvm.rsqrt.approx.d(double)
+declare float @llvm.nvvm.div.full(float, float)
 )");
   ASSERT_TRUE(M);
   ASSERT_NO_ERROR(retarget(*M));

@@ -69,7 +69,7 @@ std::optional<MathName> parseName(StringRef Name) {
             .Default(std::nullopt);
     if (Mode)
       N.Mode = Mode;
-    else if (Part == "approx")
+    else if (Part == "approx" || Part == "full") // div.full: 2 ulps
       N.Approx = true;
     else if (Part == "ftz")
       N.Ftz = true;
