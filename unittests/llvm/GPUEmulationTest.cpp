@@ -381,6 +381,39 @@ declare double @llvm.nvvm.rcp.approx.ftz.d(double)
             (std::vector<std::string>{"llvm.fma.f64", "llvm.fabs.f64"}));
 }
 
+// sm_90's cluster registers: every block is a cluster of its own.
+TEST_F(GPUEmulationTest, ClustersAreSingleBlocks) {
+  std::unique_ptr<Module> M = parse(R"(
+define ptx_kernel void @k(ptr %out) {
+  %id = call i32 @llvm.nvvm.read.ptx.sreg.clusterid.x()
+  %rank = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
+  %size = call i32 @llvm.nvvm.read.ptx.sreg.cluster.nctaid.y()
+  %explicit = call i1 @llvm.nvvm.is_explicit_cluster()
+  %a = add i32 %id, %rank
+  %b = add i32 %a, %size
+  %e = zext i1 %explicit to i32
+  %c = add i32 %b, %e
+  store i32 %c, ptr %out
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.clusterid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
+declare i32 @llvm.nvvm.read.ptx.sreg.cluster.nctaid.y()
+declare i1 @llvm.nvvm.is_explicit_cluster()
+)");
+  ASSERT_TRUE(M);
+  ASSERT_NO_ERROR(retarget(*M));
+  std::vector<CallInst *> Calls;
+  for (Instruction &I : instructions(*M->getFunction("k")))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      Calls.push_back(Call);
+  // Only the cluster id reads a register: the block's id.
+  ASSERT_EQ(Calls.size(), 1u);
+  EXPECT_EQ(Calls[0]->getCalledFunction()->getName(), "__gpuemu_sreg");
+  EXPECT_EQ(cast<ConstantInt>(Calls[0]->getArgOperand(0))->getZExtValue(),
+            uint64_t(offload::gpuemu::SReg::CtaIdX));
+}
+
 // A rounding mode other than to-nearest is the executor's: it sets the
 // host's mode around the operation (DeviceMath.cpp).
 TEST_F(GPUEmulationTest, DirectedRoundingCallsTheEmulator) {

@@ -34,36 +34,56 @@ namespace {
 
 /// Special registers by the suffix of llvm.nvvm.read.ptx.sreg.<suffix>.
 std::optional<SReg> specialRegister(StringRef Suffix) {
-  static const StringMap<SReg> Registers = {{"tid.x", SReg::TidX},
-                                            {"tid.y", SReg::TidY},
-                                            {"tid.z", SReg::TidZ},
-                                            {"ntid.x", SReg::NTidX},
-                                            {"ntid.y", SReg::NTidY},
-                                            {"ntid.z", SReg::NTidZ},
-                                            {"ctaid.x", SReg::CtaIdX},
-                                            {"ctaid.y", SReg::CtaIdY},
-                                            {"ctaid.z", SReg::CtaIdZ},
-                                            {"nctaid.x", SReg::NCtaIdX},
-                                            {"nctaid.y", SReg::NCtaIdY},
-                                            {"nctaid.z", SReg::NCtaIdZ},
-                                            {"laneid", SReg::LaneId},
-                                            {"warpid", SReg::WarpId},
-                                            {"nwarpid", SReg::NWarpId},
-                                            {"smid", SReg::SmId},
-                                            {"nsmid", SReg::NSmId},
-                                            {"warpsize", SReg::WarpSize},
-                                            {"globaltimer", SReg::GlobalTimer},
-                                            {"clock", SReg::Clock},
-                                            {"clock64", SReg::Clock64},
-                                            {"lanemask.eq", SReg::LaneMaskEq},
-                                            {"lanemask.lt", SReg::LaneMaskLt},
-                                            {"lanemask.le", SReg::LaneMaskLe},
-                                            {"lanemask.gt", SReg::LaneMaskGt},
-                                            {"lanemask.ge", SReg::LaneMaskGe}};
+  static const StringMap<SReg> Registers = {
+      {"tid.x", SReg::TidX},
+      {"tid.y", SReg::TidY},
+      {"tid.z", SReg::TidZ},
+      {"ntid.x", SReg::NTidX},
+      {"ntid.y", SReg::NTidY},
+      {"ntid.z", SReg::NTidZ},
+      {"ctaid.x", SReg::CtaIdX},
+      {"ctaid.y", SReg::CtaIdY},
+      {"ctaid.z", SReg::CtaIdZ},
+      {"nctaid.x", SReg::NCtaIdX},
+      {"nctaid.y", SReg::NCtaIdY},
+      {"nctaid.z", SReg::NCtaIdZ},
+      {"laneid", SReg::LaneId},
+      {"warpid", SReg::WarpId},
+      {"nwarpid", SReg::NWarpId},
+      {"smid", SReg::SmId},
+      {"nsmid", SReg::NSmId},
+      {"warpsize", SReg::WarpSize},
+      {"globaltimer", SReg::GlobalTimer},
+      {"clock", SReg::Clock},
+      {"clock64", SReg::Clock64},
+      {"lanemask.eq", SReg::LaneMaskEq},
+      {"lanemask.lt", SReg::LaneMaskLt},
+      {"lanemask.le", SReg::LaneMaskLe},
+      {"lanemask.gt", SReg::LaneMaskGt},
+      {"lanemask.ge", SReg::LaneMaskGe},
+      // Every launch is a grid of one-block clusters (no cluster launch).
+      {"clusterid.x", SReg::CtaIdX},
+      {"clusterid.y", SReg::CtaIdY},
+      {"clusterid.z", SReg::CtaIdZ},
+      {"nclusterid.x", SReg::NCtaIdX},
+      {"nclusterid.y", SReg::NCtaIdY},
+      {"nclusterid.z", SReg::NCtaIdZ},
+      {"dynamic_smem_size", SReg::DynamicSharedSize}};
   auto It = Registers.find(Suffix);
   if (It == Registers.end())
     return std::nullopt;
   return It->second;
+}
+
+/// A block's place in its cluster, the same for every block as clusters
+/// are of one block (cluster.ctaid, cluster.nctaid, cluster.ctarank,
+/// cluster.nctarank).
+std::optional<uint32_t> clusterConstant(StringRef Suffix) {
+  if (Suffix.starts_with("cluster.nctaid.") || Suffix == "cluster.nctarank")
+    return 1;
+  if (Suffix.starts_with("cluster.ctaid.") || Suffix == "cluster.ctarank")
+    return 0;
+  return std::nullopt;
 }
 
 class Lowering {
@@ -78,10 +98,15 @@ public:
     IRBuilder<> B(Call);
     Value *Result = nullptr;
     if (Name.consume_front("llvm.nvvm.read.ptx.sreg.")) {
-      std::optional<SReg> Reg = specialRegister(Name);
-      if (!Reg)
+      if (std::optional<uint32_t> Value = clusterConstant(Name)) {
+        Result = ConstantInt::get(Call->getType(), *Value);
+      } else if (std::optional<SReg> Reg = specialRegister(Name)) {
+        Result = B.CreateZExtOrTrunc(sreg(B, *Reg), Call->getType());
+      } else {
         return false;
-      Result = B.CreateZExtOrTrunc(sreg(B, *Reg), Call->getType());
+      }
+    } else if (Name == "llvm.nvvm.is_explicit_cluster") {
+      Result = B.getFalse();
     } else if (Name == "llvm.trap" || Name == "llvm.ubsantrap" ||
                Name == "llvm.nvvm.trap" || Name == "llvm.nvvm.exit") {
       // exit would end only this thread on a GPU; OpenMP code never uses
