@@ -87,21 +87,29 @@ static int checkDependences(void) {
       *In = (int *)malloc(N * sizeof(int));
   for (int I = 0; I < N; ++I)
     In[I] = I + 11, Out[I] = -1;
+  int *Go = (int *)omp_target_alloc(sizeof(int), Dev);
+  int Zero = 0, One = 1;
+  omp_target_memcpy(Go, &Zero, sizeof(int), 0, 0, Dev, Host);
+  long B = Bound;
   char K, C;
   omp_depend_t AfterKernel, CopyDone;
 #pragma omp depobj(AfterKernel) depend(in : K)
 #pragma omp depobj(CopyDone) depend(out : C)
-  // Slow enough that a copy not waiting for it would read zeros.
-#pragma omp target nowait is_device_ptr(D) depend(out : K)
+  // The kernel writes D only once Go is set, after the copy out below was
+  // issued: a copy that did not wait for the kernel reads D unwritten,
+  // whatever the speed of either.
+#pragma omp target nowait is_device_ptr(D, Go) depend(out : K) firstprivate(B)
   {
-    volatile long Spin = 0;
-    for (long S = 0; S < 20000000L; ++S)
-      Spin += S;
+    for (long Polls = 0; !__atomic_load_n(Go, __ATOMIC_SEQ_CST) &&
+                         (B < 0 || Polls < B);
+         ++Polls)
+      ;
     for (int I = 0; I < N; ++I)
       D[I] = I * 7;
   }
   omp_target_memcpy_async(Out, D, N * sizeof(int), 0, 0, Host, Dev, 1,
                           &AfterKernel);
+  omp_target_memcpy_async(Go, &One, sizeof(int), 0, 0, Dev, Host, 0, NULL);
   omp_target_memcpy_async(E, In, N * sizeof(int), 0, 0, Dev, Host, 1,
                           &CopyDone);
 #pragma omp target nowait is_device_ptr(E) depend(in : C)
@@ -117,6 +125,7 @@ static int checkDependences(void) {
 #pragma omp depobj(CopyDone) destroy
   omp_target_free(D, Dev);
   omp_target_free(E, Dev);
+  omp_target_free(Go, Dev);
   free(In);
   free(Out);
   free(Back);
