@@ -10,9 +10,11 @@
 #                   x the load per core when the command starts (at least 1)
 #
 # When the limit passes, COMMAND is killed (SIGKILL), the guard says so on
-# stderr, naming the command and the limit, and returns 137. The lit
-# substitutions %run, %ours-run, %upstream-run, %emu-run, %cpu-launch,
-# %mpirun and %hang-guard use it (test/lit.cfg.py, docs/Testing.md).
+# stderr, naming the command and the limit, and returns 137. A COMMAND that
+# dies of a signal by itself makes the guard die of the same signal. The lit
+# substitutions %run, %ours-run, %upstream-run, %emu-run, %emu-build,
+# %emu-build-amd, %cpu-launch, %mpirun and %hang-guard use it
+# (test/lit.cfg.py, docs/Testing.md).
 set -u
 if [ $# -lt 2 ]; then
   echo "usage: hang-guard.sh SECONDS COMMAND [ARG...]" >&2
