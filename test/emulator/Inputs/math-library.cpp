@@ -256,6 +256,142 @@ template <typename T> static int check(const char *Kind) {
   return Wrong;
 }
 
+// The GPU libraries' functions beyond the C library's (CUDA's and HIP's
+// math headers declare them for device code: sinpi, rsqrt, erfinv, ...),
+// against the host's long double functions, or (the inverses) a long
+// double Newton step from the device's answer. Bessel functions are also
+// accepted within an absolute error, as the libraries document them near
+// their zeros.
+#define EXTRAS(X)                                                              \
+  X(Sinpi, 3, 2, -4, 4)                                                        \
+  X(Cospi, 3, 2, -4, 4)                                                        \
+  X(Rsqrt, 2, 3, 0.01, 1000)                                                   \
+  X(Rcbrt, 2, 2, 0.01, 1000)                                                   \
+  X(Exp10, 2, 3, -30, 30)                                                      \
+  X(Erfcx, 5, 5, -2, 20)                                                       \
+  X(Normcdf, 6, 6, -8, 8)                                                      \
+  X(Erfinv, 6, 4, -0.999, 0.999)                                               \
+  X(Erfcinv, 7, 5, 0.001, 1.999)                                               \
+  X(Normcdfinv, 9, 6, 0.001, 0.999)                                            \
+  X(J0, 10, 10, 0.1, 7.5)                                                      \
+  X(J1, 10, 10, 0.1, 7.5)                                                      \
+  X(Y0, 10, 10, 0.1, 7.5)                                                      \
+  X(Y1, 10, 10, 0.1, 7.5)
+
+enum Extra {
+#define ENUM(Name, UlpD, UlpF, Lo, Hi) Name,
+  EXTRAS(ENUM)
+#undef ENUM
+      ExtraCount
+};
+
+static const Info ExtraInfos[] = {
+#define INFO(Name, UlpD, UlpF, Lo, Hi) {#Name, UlpD, UlpF, Lo, Hi, false},
+    EXTRAS(INFO)
+#undef INFO
+};
+
+#pragma omp declare target
+template <typename T> T extra(int F, T X) {
+#if defined(__NVPTX__) || defined(__AMDGCN__)
+  bool Float = sizeof(T) == 4;
+  float Xf = float(X);
+  switch (F) {
+  case Sinpi: return Float ? T(sinpif(Xf)) : T(sinpi(double(X)));
+  case Cospi: return Float ? T(cospif(Xf)) : T(cospi(double(X)));
+  case Rsqrt: return Float ? T(rsqrtf(Xf)) : T(rsqrt(double(X)));
+  case Rcbrt: return Float ? T(rcbrtf(Xf)) : T(rcbrt(double(X)));
+  case Exp10: return Float ? T(exp10f(Xf)) : T(exp10(double(X)));
+  case Erfcx: return Float ? T(erfcxf(Xf)) : T(erfcx(double(X)));
+  case Normcdf: return Float ? T(normcdff(Xf)) : T(normcdf(double(X)));
+  case Erfinv: return Float ? T(erfinvf(Xf)) : T(erfinv(double(X)));
+  case Erfcinv: return Float ? T(erfcinvf(Xf)) : T(erfcinv(double(X)));
+  case Normcdfinv:
+    return Float ? T(normcdfinvf(Xf)) : T(normcdfinv(double(X)));
+  case J0: return Float ? T(j0f(Xf)) : T(j0(double(X)));
+  case J1: return Float ? T(j1f(Xf)) : T(j1(double(X)));
+  case Y0: return Float ? T(y0f(Xf)) : T(y0(double(X)));
+  case Y1: return Float ? T(y1f(Xf)) : T(y1(double(X)));
+  }
+#endif
+  return X;
+}
+#pragma omp end declare target
+
+/// The exact value of extra function F at X, in long double; \p Device is
+/// the device's answer, where Newton's method refines an inverse from it.
+static long double reference(int F, long double X, long double Device) {
+  const long double Pi = 3.141592653589793238462643383279502884L;
+  const long double TwoOverSqrtPi = 1.128379167095512573896158903121545172L;
+  const long double Sqrt2 = 1.414213562373095048801688724209698079L;
+  long double R = Device;
+  switch (F) {
+  case Sinpi: return sinl(Pi * X);
+  case Cospi: return cosl(Pi * X);
+  case Rsqrt: return 1 / sqrtl(X);
+  case Rcbrt: return 1 / cbrtl(X);
+  case Exp10: return exp10l(X);
+  case Erfcx: return expl(X * X) * erfcl(X);
+  case Normcdf: return erfcl(-X / Sqrt2) / 2;
+  case Erfinv: // erf(R) = X
+    for (int I = 0; I < 4; ++I)
+      R -= (erfl(R) - X) / (TwoOverSqrtPi * expl(-R * R));
+    return R;
+  case Erfcinv: // erfc(R) = X
+    for (int I = 0; I < 4; ++I)
+      R += (erfcl(R) - X) / (TwoOverSqrtPi * expl(-R * R));
+    return R;
+  case Normcdfinv: // erfc(-R / sqrt 2) / 2 = X
+    for (int I = 0; I < 4; ++I)
+      R -= (erfcl(-R / Sqrt2) / 2 - X) / (expl(-R * R / 2) / sqrtl(2 * Pi));
+    return R;
+  case J0: return j0l(X);
+  case J1: return j1l(X);
+  case Y0: return y0l(X);
+  case Y1: return y1l(X);
+  }
+  return 0;
+}
+
+template <typename T> static int checkExtras(const char *Kind) {
+  constexpr int N = 32;
+  static T X[ExtraCount * N], Out[ExtraCount * N];
+  for (int I = 0; I < ExtraCount * N; ++I) {
+    const Info &In = ExtraInfos[I / N];
+    X[I] = T(In.Lo + (In.Hi - In.Lo) * ((I % N) + 0.37) / N);
+  }
+#pragma omp target teams distribute parallel for map(to : X) map(from : Out)
+  for (int I = 0; I < ExtraCount * N; ++I)
+    Out[I] = extra<T>(I / N, X[I]);
+  int Wrong = 0;
+  for (int F = 0; F < ExtraCount; ++F) {
+    uint64_t Worst = 0;
+    int Allowed = sizeof(T) == 8 ? ExtraInfos[F].UlpD : ExtraInfos[F].UlpF;
+    bool Bessel = F >= J0;
+    for (int I = F * N; I < (F + 1) * N; ++I) {
+      long double Exact = reference(F, X[I], Out[I]);
+      T Expected = T(Exact);
+      uint64_t D = ulps(Out[I], Expected);
+      long double Absolute = fabsl((long double)Out[I] - Exact);
+      if (Bessel && Absolute < (sizeof(T) == 8 ? 1e-15L : 4e-7L))
+        D = 0;
+      if (D > Worst)
+        Worst = D;
+      if (D > uint64_t(Allowed)) {
+        ++Wrong;
+        std::printf("%s %s(%a): device %a, exact %a (%llu ulps, %d allowed)\n",
+                    Kind, ExtraInfos[F].Name, double(X[I]), double(Out[I]),
+                    double(Expected), (unsigned long long)D, Allowed);
+      }
+    }
+    std::printf("%s %s: worst %llu ulps\n", Kind, ExtraInfos[F].Name,
+                (unsigned long long)Worst);
+  }
+  std::printf("%s extras: %d functions, %d wrong\n", Kind, int(ExtraCount),
+              Wrong);
+  return Wrong;
+}
+
 #ifdef TEST_ROUNDING
 enum RoundedKind {
   FAddRz, FAddRd, FAddRu, FSubRz, FMulRu, FDivRd, FSqrtRu, FRcpRz, FFmaRd,
@@ -403,7 +539,8 @@ static int checkRounding() {
 #endif
 
 int main() {
-  int Wrong = check<double>("double") + check<float>("float");
+  int Wrong = check<double>("double") + check<float>("float") +
+              checkExtras<double>("double") + checkExtras<float>("float");
 #ifdef TEST_ROUNDING
   Wrong += checkRounding();
 #endif
