@@ -939,6 +939,9 @@ def main():
                [i.split("=", 1)[0] for i in args.images], None)
         print("(read from the programs: no ptxas report, so no spill "
               "figures; stack includes spills)")
+        if args.arch not in CONFIGS:
+            print("(built for %s; the occupancy is sm_90's or gfx90a's "
+                  "model, not that architecture's)" % args.arch)
         return 1 if any(not r["ok"] for r in results.values()) else 0
     configs = args.config or ["sm_90", "sm_90-lto", "gfx90a"]
     programs = all_programs()

@@ -202,4 +202,13 @@ END {
 echo "bench: medians of $reps repetitions written to $json" \
   "(times: lower is better; GB/s and shares: higher is better)"
 echo "bench: $failed program run(s) failed"
+# The kernels' resources, ours against upstream (registers, stack, shared
+# memory, the occupancy they allow), read from the same builds when the kit
+# was built (bench/build.sh; the GPU machine has no LLVM tools to read
+# them): what the timings above may owe to them.
+if [ -f "$bench/kernel-resources.txt" ]; then
+  echo "bench: kernel resources of ours/ and upstream/ (bench/README.md of" \
+    "the checkout, 'Kernel resources', says how to read them):"
+  cat "$bench/kernel-resources.txt"
+fi
 [ $failed = 0 ]
