@@ -95,8 +95,8 @@ static const Info Infos[] = {
 // links the oclc_daz_opt library that defines it, so without this
 // definition those programs do not link for gfx90a at all. 0: subnormals
 // are kept, as on gfx90a by default.
-extern "C" __attribute__((weak)) const __attribute__((address_space(4)))
-unsigned char __oclc_daz_opt = 0;
+extern "C" __attribute__((weak)) const
+    __attribute__((address_space(4))) unsigned char __oclc_daz_opt = 0;
 #endif
 // The same source compiled twice: for the device (libdevice, ocml) and
 // for the host (libm), so both sides call the function the same way.
@@ -104,36 +104,66 @@ template <typename T> T evaluate(int F, T X, T Y) {
   int Exponent = 0, Quotient = 0;
   T Whole = 0;
   switch (F) {
-  case Sin: return std::sin(X);
-  case Cos: return std::cos(X);
-  case Tan: return std::tan(X);
-  case Asin: return std::asin(X);
-  case Acos: return std::acos(X);
-  case Atan: return std::atan(X);
-  case Atan2: return std::atan2(X, Y);
-  case Sinh: return std::sinh(X);
-  case Cosh: return std::cosh(X);
-  case Tanh: return std::tanh(X);
-  case Asinh: return std::asinh(X);
-  case Acosh: return std::acosh(X);
-  case Atanh: return std::atanh(X);
-  case Exp: return std::exp(X);
-  case Exp2: return std::exp2(X);
-  case Expm1: return std::expm1(X);
-  case Log: return std::log(X);
-  case Log2: return std::log2(X);
-  case Log10: return std::log10(X);
-  case Log1p: return std::log1p(X);
-  case Pow: return std::pow(X, Y / 2);
-  case Sqrt: return std::sqrt(X);
-  case Cbrt: return std::cbrt(X);
-  case Hypot: return std::hypot(X, Y);
-  case Erf: return std::erf(X);
-  case Erfc: return std::erfc(X);
-  case Lgamma: return std::lgamma(X);
-  case Tgamma: return std::tgamma(X);
-  case Fmod: return std::fmod(X, Y / 10 + T(1.5));
-  case Remainder: return std::remainder(X, Y / 10 + T(1.5));
+  case Sin:
+    return std::sin(X);
+  case Cos:
+    return std::cos(X);
+  case Tan:
+    return std::tan(X);
+  case Asin:
+    return std::asin(X);
+  case Acos:
+    return std::acos(X);
+  case Atan:
+    return std::atan(X);
+  case Atan2:
+    return std::atan2(X, Y);
+  case Sinh:
+    return std::sinh(X);
+  case Cosh:
+    return std::cosh(X);
+  case Tanh:
+    return std::tanh(X);
+  case Asinh:
+    return std::asinh(X);
+  case Acosh:
+    return std::acosh(X);
+  case Atanh:
+    return std::atanh(X);
+  case Exp:
+    return std::exp(X);
+  case Exp2:
+    return std::exp2(X);
+  case Expm1:
+    return std::expm1(X);
+  case Log:
+    return std::log(X);
+  case Log2:
+    return std::log2(X);
+  case Log10:
+    return std::log10(X);
+  case Log1p:
+    return std::log1p(X);
+  case Pow:
+    return std::pow(X, Y / 2);
+  case Sqrt:
+    return std::sqrt(X);
+  case Cbrt:
+    return std::cbrt(X);
+  case Hypot:
+    return std::hypot(X, Y);
+  case Erf:
+    return std::erf(X);
+  case Erfc:
+    return std::erfc(X);
+  case Lgamma:
+    return std::lgamma(X);
+  case Tgamma:
+    return std::tgamma(X);
+  case Fmod:
+    return std::fmod(X, Y / 10 + T(1.5));
+  case Remainder:
+    return std::remainder(X, Y / 10 + T(1.5));
   case Remquo: {
     T R = std::remquo(X, Y / 10 + T(1.5), &Quotient);
     return R + T(16 * (Quotient % 8));
@@ -142,29 +172,44 @@ template <typename T> T evaluate(int F, T X, T Y) {
     T M = std::frexp(X, &Exponent);
     return M + T(4 * Exponent);
   }
-  case Ldexp: return std::ldexp(X, int(Y * 3));
-  case Scalbn: return std::scalbn(X, int(Y * 3));
+  case Ldexp:
+    return std::ldexp(X, int(Y * 3));
+  case Scalbn:
+    return std::scalbn(X, int(Y * 3));
   case Modf: {
     T Fraction = std::modf(X, &Whole);
     return Fraction + 4 * Whole;
   }
   case Ilogb: // FP_ILOGB0 and FP_ILOGBNAN are the library's choice.
     return std::isfinite(X) && X != 0 ? T(std::ilogb(X)) : T(0);
-  case Logb: return std::logb(X);
-  case Floor: return std::floor(X);
-  case Ceil: return std::ceil(X);
-  case Trunc: return std::trunc(X);
-  case Round: return std::round(X);
-  case Rint: return std::rint(X);
+  case Logb:
+    return std::logb(X);
+  case Floor:
+    return std::floor(X);
+  case Ceil:
+    return std::ceil(X);
+  case Trunc:
+    return std::trunc(X);
+  case Round:
+    return std::round(X);
+  case Rint:
+    return std::rint(X);
   case Lround: // Unspecified for infinities and NaN.
     return std::isfinite(X) ? T(std::lround(X / 2)) : T(0);
-  case Fdim: return std::fdim(X, Y);
-  case Fmax: return std::fmax(X, Y);
-  case Fmin: return std::fmin(X, Y);
-  case Fma: return std::fma(X, Y, X / 3);
-  case Copysign: return std::copysign(X, Y);
-  case Nextafter: return std::nextafter(X, Y);
-  case Fabs: return std::fabs(X);
+  case Fdim:
+    return std::fdim(X, Y);
+  case Fmax:
+    return std::fmax(X, Y);
+  case Fmin:
+    return std::fmin(X, Y);
+  case Fma:
+    return std::fma(X, Y, X / 3);
+  case Copysign:
+    return std::copysign(X, Y);
+  case Nextafter:
+    return std::nextafter(X, Y);
+  case Fabs:
+    return std::fabs(X);
   }
   return 0;
 }
@@ -227,8 +272,7 @@ template <typename T> static int check(const char *Kind) {
   static T X[Total], Y[Total], Out[Total];
   for (int I = 0; I < Total; ++I)
     arguments(I / PerFunction, I % PerFunction, X[I], Y[I]);
-#pragma omp target teams distribute parallel for map(to : X, Y)               \
-    map(from : Out)
+#pragma omp target teams distribute parallel for map(to : X, Y) map(from : Out)
   for (int I = 0; I < Total; ++I)
     Out[I] = evaluate<T>(I / PerFunction, X[I], Y[I]);
   int Wrong = 0;
@@ -297,21 +341,34 @@ template <typename T> T extra(int F, T X) {
   bool Float = sizeof(T) == 4;
   float Xf = float(X);
   switch (F) {
-  case Sinpi: return Float ? T(sinpif(Xf)) : T(sinpi(double(X)));
-  case Cospi: return Float ? T(cospif(Xf)) : T(cospi(double(X)));
-  case Rsqrt: return Float ? T(rsqrtf(Xf)) : T(rsqrt(double(X)));
-  case Rcbrt: return Float ? T(rcbrtf(Xf)) : T(rcbrt(double(X)));
-  case Exp10: return Float ? T(exp10f(Xf)) : T(exp10(double(X)));
-  case Erfcx: return Float ? T(erfcxf(Xf)) : T(erfcx(double(X)));
-  case Normcdf: return Float ? T(normcdff(Xf)) : T(normcdf(double(X)));
-  case Erfinv: return Float ? T(erfinvf(Xf)) : T(erfinv(double(X)));
-  case Erfcinv: return Float ? T(erfcinvf(Xf)) : T(erfcinv(double(X)));
+  case Sinpi:
+    return Float ? T(sinpif(Xf)) : T(sinpi(double(X)));
+  case Cospi:
+    return Float ? T(cospif(Xf)) : T(cospi(double(X)));
+  case Rsqrt:
+    return Float ? T(rsqrtf(Xf)) : T(rsqrt(double(X)));
+  case Rcbrt:
+    return Float ? T(rcbrtf(Xf)) : T(rcbrt(double(X)));
+  case Exp10:
+    return Float ? T(exp10f(Xf)) : T(exp10(double(X)));
+  case Erfcx:
+    return Float ? T(erfcxf(Xf)) : T(erfcx(double(X)));
+  case Normcdf:
+    return Float ? T(normcdff(Xf)) : T(normcdf(double(X)));
+  case Erfinv:
+    return Float ? T(erfinvf(Xf)) : T(erfinv(double(X)));
+  case Erfcinv:
+    return Float ? T(erfcinvf(Xf)) : T(erfcinv(double(X)));
   case Normcdfinv:
     return Float ? T(normcdfinvf(Xf)) : T(normcdfinv(double(X)));
-  case J0: return Float ? T(j0f(Xf)) : T(j0(double(X)));
-  case J1: return Float ? T(j1f(Xf)) : T(j1(double(X)));
-  case Y0: return Float ? T(y0f(Xf)) : T(y0(double(X)));
-  case Y1: return Float ? T(y1f(Xf)) : T(y1(double(X)));
+  case J0:
+    return Float ? T(j0f(Xf)) : T(j0(double(X)));
+  case J1:
+    return Float ? T(j1f(Xf)) : T(j1(double(X)));
+  case Y0:
+    return Float ? T(y0f(Xf)) : T(y0(double(X)));
+  case Y1:
+    return Float ? T(y1f(Xf)) : T(y1(double(X)));
   }
 #endif
   return X;
@@ -326,13 +383,20 @@ static long double reference(int F, long double X, long double Device) {
   const long double Sqrt2 = 1.414213562373095048801688724209698079L;
   long double R = Device;
   switch (F) {
-  case Sinpi: return sinl(Pi * X);
-  case Cospi: return cosl(Pi * X);
-  case Rsqrt: return 1 / sqrtl(X);
-  case Rcbrt: return 1 / cbrtl(X);
-  case Exp10: return exp10l(X);
-  case Erfcx: return expl(X * X) * erfcl(X);
-  case Normcdf: return erfcl(-X / Sqrt2) / 2;
+  case Sinpi:
+    return sinl(Pi * X);
+  case Cospi:
+    return cosl(Pi * X);
+  case Rsqrt:
+    return 1 / sqrtl(X);
+  case Rcbrt:
+    return 1 / cbrtl(X);
+  case Exp10:
+    return exp10l(X);
+  case Erfcx:
+    return expl(X * X) * erfcl(X);
+  case Normcdf:
+    return erfcl(-X / Sqrt2) / 2;
   case Erfinv: // erf(R) = X
     for (int I = 0; I < 4; ++I)
       R -= (erfl(R) - X) / (TwoOverSqrtPi * expl(-R * R));
@@ -345,10 +409,14 @@ static long double reference(int F, long double X, long double Device) {
     for (int I = 0; I < 4; ++I)
       R -= (erfcl(-R / Sqrt2) / 2 - X) / (expl(-R * R / 2) / sqrtl(2 * Pi));
     return R;
-  case J0: return j0l(X);
-  case J1: return j1l(X);
-  case Y0: return y0l(X);
-  case Y1: return y1l(X);
+  case J0:
+    return j0l(X);
+  case J1:
+    return j1l(X);
+  case Y0:
+    return y0l(X);
+  case Y1:
+    return y1l(X);
   }
   return 0;
 }
@@ -394,9 +462,33 @@ template <typename T> static int checkExtras(const char *Kind) {
 
 #ifdef TEST_ROUNDING
 enum RoundedKind {
-  FAddRz, FAddRd, FAddRu, FSubRz, FMulRu, FDivRd, FSqrtRu, FRcpRz, FFmaRd,
-  DAddRu, DSubRd, DMulRz, DDivRu, DSqrtRd, DFmaRz, DRcpRd, D2FRz, D2FRu,
-  D2IRd, F2UIRu, F2LLRn, LL2FRd, ULL2DRu, I2FRz, RintF, RintD, SaturateF,
+  FAddRz,
+  FAddRd,
+  FAddRu,
+  FSubRz,
+  FMulRu,
+  FDivRd,
+  FSqrtRu,
+  FRcpRz,
+  FFmaRd,
+  DAddRu,
+  DSubRd,
+  DMulRz,
+  DDivRu,
+  DSqrtRd,
+  DFmaRz,
+  DRcpRd,
+  D2FRz,
+  D2FRu,
+  D2IRd,
+  F2UIRu,
+  F2LLRn,
+  LL2FRd,
+  ULL2DRu,
+  I2FRz,
+  RintF,
+  RintD,
+  SaturateF,
   RoundedCount
 };
 
@@ -409,35 +501,62 @@ static double rounded(int K, double X, double Y) {
   long long L = (long long)X;
 #ifdef __NVPTX__
   switch (K) {
-  case FAddRz: return __fadd_rz(Xf, Yf);
-  case FAddRd: return __fadd_rd(Xf, Yf);
-  case FAddRu: return __fadd_ru(Xf, Yf);
-  case FSubRz: return __fsub_rz(Xf, Yf);
-  case FMulRu: return __fmul_ru(Xf, Yf);
-  case FDivRd: return __fdiv_rd(Xf, Yf);
-  case FSqrtRu: return __fsqrt_ru(Xf);
-  case FRcpRz: return __frcp_rz(Yf);
-  case FFmaRd: return __fmaf_rd(Xf, Yf, Xf);
-  case DAddRu: return __dadd_ru(X, Y);
-  case DSubRd: return __dsub_rd(X, Y);
-  case DMulRz: return __dmul_rz(X, Y);
-  case DDivRu: return __ddiv_ru(X, Y);
-  case DSqrtRd: return __dsqrt_rd(X);
-  case DFmaRz: return __fma_rz(X, Y, X);
-  case DRcpRd: return __drcp_rd(Y);
-  case D2FRz: return __double2float_rz(X);
-  case D2FRu: return __double2float_ru(X);
-  case D2IRd: return __double2int_rd(X);
-  case F2UIRu: return __float2uint_ru(Xf);
-  case F2LLRn: return double(__float2ll_rn(Xf));
-  case LL2FRd: return __ll2float_rd(L);
-  case ULL2DRu: return __ull2double_ru((unsigned long long)L * 977);
-  case I2FRz: return __int2float_rz(int(L));
+  case FAddRz:
+    return __fadd_rz(Xf, Yf);
+  case FAddRd:
+    return __fadd_rd(Xf, Yf);
+  case FAddRu:
+    return __fadd_ru(Xf, Yf);
+  case FSubRz:
+    return __fsub_rz(Xf, Yf);
+  case FMulRu:
+    return __fmul_ru(Xf, Yf);
+  case FDivRd:
+    return __fdiv_rd(Xf, Yf);
+  case FSqrtRu:
+    return __fsqrt_ru(Xf);
+  case FRcpRz:
+    return __frcp_rz(Yf);
+  case FFmaRd:
+    return __fmaf_rd(Xf, Yf, Xf);
+  case DAddRu:
+    return __dadd_ru(X, Y);
+  case DSubRd:
+    return __dsub_rd(X, Y);
+  case DMulRz:
+    return __dmul_rz(X, Y);
+  case DDivRu:
+    return __ddiv_ru(X, Y);
+  case DSqrtRd:
+    return __dsqrt_rd(X);
+  case DFmaRz:
+    return __fma_rz(X, Y, X);
+  case DRcpRd:
+    return __drcp_rd(Y);
+  case D2FRz:
+    return __double2float_rz(X);
+  case D2FRu:
+    return __double2float_ru(X);
+  case D2IRd:
+    return __double2int_rd(X);
+  case F2UIRu:
+    return __float2uint_ru(Xf);
+  case F2LLRn:
+    return double(__float2ll_rn(Xf));
+  case LL2FRd:
+    return __ll2float_rd(L);
+  case ULL2DRu:
+    return __ull2double_ru((unsigned long long)L * 977);
+  case I2FRz:
+    return __int2float_rz(int(L));
   // rint and nearbyint become llvm.rint in clang's own code; libdevice's
   // are the cvt.rni instruction (llvm.nvvm.round), halfway cases to even.
-  case RintF: return __nv_rintf(Xf);
-  case RintD: return __nv_rint(X);
-  case SaturateF: return __saturatef(Xf);
+  case RintF:
+    return __nv_rintf(Xf);
+  case RintD:
+    return __nv_rint(X);
+  case SaturateF:
+    return __saturatef(Xf);
   }
   return 0;
 #else
@@ -446,30 +565,57 @@ static double rounded(int K, double X, double Y) {
   volatile double C = X, D = Y;
   volatile long long V = L;
   switch (K) {
-  case FAddRz: case FAddRd: case FAddRu: return A + B;
-  case FSubRz: return A - B;
-  case FMulRu: return A * B;
-  case FDivRd: return A / B;
-  case FSqrtRu: return std::sqrt(float(A));
-  case FRcpRz: return 1.0f / B;
-  case FFmaRd: return std::fma(float(A), float(B), float(A));
-  case DAddRu: return C + D;
-  case DSubRd: return C - D;
-  case DMulRz: return C * D;
-  case DDivRu: return C / D;
-  case DSqrtRd: return std::sqrt(double(C));
-  case DFmaRz: return std::fma(double(C), double(D), double(C));
-  case DRcpRd: return 1.0 / D;
-  case D2FRz: case D2FRu: return float(C);
-  case D2IRd: return std::floor(double(C));
-  case F2UIRu: return A < 0 ? 0 : std::ceil(float(A));
-  case F2LLRn: return double(std::llrint(float(A)));
-  case LL2FRd: return float(V);
-  case ULL2DRu: return double((unsigned long long)V * 977);
-  case I2FRz: return float(int(V));
-  case RintF: return std::rint(float(A));
-  case RintD: return std::rint(double(C));
-  case SaturateF: return std::isnan(A) ? 0.0f : std::fmin(std::fmax(A, 0.0f), 1.0f);
+  case FAddRz:
+  case FAddRd:
+  case FAddRu:
+    return A + B;
+  case FSubRz:
+    return A - B;
+  case FMulRu:
+    return A * B;
+  case FDivRd:
+    return A / B;
+  case FSqrtRu:
+    return std::sqrt(float(A));
+  case FRcpRz:
+    return 1.0f / B;
+  case FFmaRd:
+    return std::fma(float(A), float(B), float(A));
+  case DAddRu:
+    return C + D;
+  case DSubRd:
+    return C - D;
+  case DMulRz:
+    return C * D;
+  case DDivRu:
+    return C / D;
+  case DSqrtRd:
+    return std::sqrt(double(C));
+  case DFmaRz:
+    return std::fma(double(C), double(D), double(C));
+  case DRcpRd:
+    return 1.0 / D;
+  case D2FRz:
+  case D2FRu:
+    return float(C);
+  case D2IRd:
+    return std::floor(double(C));
+  case F2UIRu:
+    return A < 0 ? 0 : std::ceil(float(A));
+  case F2LLRn:
+    return double(std::llrint(float(A)));
+  case LL2FRd:
+    return float(V);
+  case ULL2DRu:
+    return double((unsigned long long)V * 977);
+  case I2FRz:
+    return float(int(V));
+  case RintF:
+    return std::rint(float(A));
+  case RintD:
+    return std::rint(double(C));
+  case SaturateF:
+    return std::isnan(A) ? 0.0f : std::fmin(std::fmax(A, 0.0f), 1.0f);
   }
   return 0;
 #endif
@@ -500,17 +646,129 @@ static void prepare(int K, int J, double &X, double &Y) {
 
 static int hostMode(int K) {
   switch (K) {
-  case FAddRz: case FSubRz: case FRcpRz: case DMulRz: case DFmaRz: case D2FRz:
+  case FAddRz:
+  case FSubRz:
+  case FRcpRz:
+  case DMulRz:
+  case DFmaRz:
+  case D2FRz:
   case I2FRz:
     return FE_TOWARDZERO;
-  case FAddRd: case FDivRd: case FFmaRd: case DSubRd: case DSqrtRd:
-  case DRcpRd: case D2IRd: case LL2FRd:
+  case FAddRd:
+  case FDivRd:
+  case FFmaRd:
+  case DSubRd:
+  case DSqrtRd:
+  case DRcpRd:
+  case D2IRd:
+  case LL2FRd:
     return FE_DOWNWARD;
-  case F2LLRn: case RintF: case RintD: case SaturateF:
+  case F2LLRn:
+  case RintF:
+  case RintD:
+  case SaturateF:
     return FE_TONEAREST;
   default:
     return FE_UPWARD;
   }
+}
+
+// libdevice's integer helpers, on PTX's prmt, mul.hi, sad and bfind.
+enum IntegerKind {
+  BytePerm,
+  MulHi,
+  UMulHi,
+  Mul64Hi,
+  UMul64Hi,
+  Sad,
+  USad,
+  Ffs,
+  IntegerCount
+};
+
+#pragma omp declare target
+static unsigned long long integer(int K, unsigned long long A,
+                                  unsigned long long B) {
+  int Ai = int(A), Bi = int(B);
+  unsigned Au = unsigned(A), Bu = unsigned(B);
+#ifdef __NVPTX__
+  switch (K) {
+  case BytePerm:
+    return unsigned(__byte_perm(Au, Bu, unsigned(A >> 32)));
+  case MulHi:
+    return unsigned(__mulhi(Ai, Bi));
+  case UMulHi:
+    return __umulhi(Au, Bu);
+  case Mul64Hi:
+    return (unsigned long long)__mul64hi((long long)A, (long long)B);
+  case UMul64Hi:
+    return __umul64hi(A, B);
+  case Sad:
+    return __sad(Ai, Bi, unsigned(B >> 40));
+  case USad:
+    return __usad(Au, Bu, unsigned(B >> 40));
+  case Ffs:
+    return unsigned(__ffs(Ai & int(B)));
+  }
+#else
+  switch (K) {
+  case BytePerm: { // Byte n of the result: byte (selector nibble n & 7) of {B,
+                   // A}.
+    unsigned long long Pool = Au | (unsigned long long)Bu << 32;
+    unsigned Selector = unsigned(A >> 32), R = 0;
+    for (int N = 0; N < 4; ++N)
+      R |= unsigned((Pool >> (8 * ((Selector >> (4 * N)) & 7))) & 0xff)
+           << (8 * N);
+    return R;
+  }
+  case MulHi:
+    return unsigned(int(((long long)Ai * Bi) >> 32));
+  case UMulHi:
+    return unsigned(((unsigned long long)Au * Bu) >> 32);
+  case Mul64Hi:
+    return (unsigned long long)(long long)(((__int128)(long long)A *
+                                            (long long)B) >>
+                                           64);
+  case UMul64Hi:
+    return (unsigned long long)(((unsigned __int128)A * B) >> 64);
+  case Sad:
+    return unsigned((Ai > Bi ? (long long)Ai - Bi : (long long)Bi - Ai) +
+                    unsigned(B >> 40));
+  case USad:
+    return unsigned((Au > Bu ? Au - Bu : Bu - Au) + unsigned(B >> 40));
+  case Ffs:
+    return unsigned(__builtin_ffs(Ai & int(B)));
+  }
+#endif
+  return 0;
+}
+#pragma omp end declare target
+
+static int checkIntegers() {
+  constexpr int N = 64;
+  static unsigned long long A[IntegerCount * N], B[IntegerCount * N],
+      Out[IntegerCount * N];
+  unsigned long long Seed = 0x9e3779b97f4a7c15ull;
+  for (int I = 0; I < IntegerCount * N; ++I) {
+    Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+    A[I] = Seed;
+    Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+    B[I] = Seed;
+  }
+#pragma omp target teams distribute parallel for map(to : A, B) map(from : Out)
+  for (int I = 0; I < IntegerCount * N; ++I)
+    Out[I] = integer(I / N, A[I], B[I]);
+  int Wrong = 0;
+  for (int I = 0; I < IntegerCount * N; ++I) {
+    unsigned long long Expected = integer(I / N, A[I], B[I]);
+    if (Out[I] != Expected) {
+      ++Wrong;
+      std::printf("integer %d (%#llx, %#llx): device %#llx, host %#llx\n",
+                  I / N, A[I], B[I], Out[I], Expected);
+    }
+  }
+  std::printf("integers: %d operations, %d wrong\n", int(IntegerCount), Wrong);
+  return Wrong;
 }
 
 static int checkRounding() {
@@ -542,7 +800,7 @@ int main() {
   int Wrong = check<double>("double") + check<float>("float") +
               checkExtras<double>("double") + checkExtras<float>("float");
 #ifdef TEST_ROUNDING
-  Wrong += checkRounding();
+  Wrong += checkRounding() + checkIntegers();
 #endif
   return Wrong != 0;
 }
