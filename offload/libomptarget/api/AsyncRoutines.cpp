@@ -8,6 +8,7 @@
 
 #include "api/AsyncRoutines.h"
 #include "api/ConstructQueue.h"
+#include "api/LibompABI.h"
 #include "diagnostics/Diagnostics.h"
 
 #include <cerrno>
@@ -15,48 +16,6 @@
 #include <vector>
 
 using namespace offload;
-
-namespace {
-
-/// libomp's task descriptor: this runtime only sets its shareds pointer.
-/// Laid out as libomp's kmp_task_t (its two last fields are unions of a
-/// pointer and an int).
-struct kmp_task_t {
-  void *shareds;
-  int32_t (*routine)(int32_t, kmp_task_t *);
-  int32_t part_id;
-  void *data1;
-  void *data2;
-};
-
-/// libomp's dependence record, which an omp_depend_t points to.
-struct kmp_depend_info_record {
-  intptr_t BaseAddr;
-  size_t Len;
-  uint8_t Flags;
-};
-
-/// kmp_tasking_flags_t's first bit: a tied task (target tasks are made
-/// untied by libomp whatever is asked).
-constexpr int32_t TaskTied = 1;
-
-} // namespace
-
-extern "C" int __kmpc_global_thread_num(const ident_t *);
-extern "C" void __kmpc_omp_wait_deps(const ident_t *, int32_t Gtid,
-                                     int32_t NumDeps, void *DepList,
-                                     int32_t NumNoAliasDeps,
-                                     void *NoAliasDepList);
-extern "C" kmp_task_t *
-__kmpc_omp_target_task_alloc(const ident_t *, int32_t Gtid, int32_t Flags,
-                             size_t SizeOfTask, size_t SizeOfShareds,
-                             int32_t (*Entry)(int32_t, kmp_task_t *),
-                             int64_t DeviceId);
-extern "C" int32_t __kmpc_omp_task_with_deps(const ident_t *, int32_t Gtid,
-                                             kmp_task_t *Task, int32_t NumDeps,
-                                             void *DepList,
-                                             int32_t NumNoAliasDeps,
-                                             void *NoAliasDepList);
 
 namespace {
 
@@ -108,7 +67,7 @@ int offload::runAfterDependences(Device *QueueDevice, const char *Routine,
     return Work(nullptr);
   }
   kmp_task_t *Task = __kmpc_omp_target_task_alloc(
-      nullptr, Gtid, TaskTied, sizeof(kmp_task_t), /*SizeOfShareds=*/0,
+      nullptr, Gtid, KmpTaskTied, sizeof(kmp_task_t), /*SizeOfShareds=*/0,
       runQueuedRoutine, QueueDevice->Id);
   if (!Task) {
     errorMessage("%s: libomp could not create its target task", Routine);

@@ -7,13 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/ConstructQueue.h"
+#include "api/LibompABI.h"
 #include "api/Policy.h"
 
 using namespace offload;
-
-extern "C" int __kmpc_global_thread_num(const ident_t *);
-extern "C" bool __kmpc_omp_has_task_team(int32_t Gtid);
-extern "C" void **__kmpc_omp_get_target_async_handle_ptr(int32_t Gtid);
 
 namespace {
 

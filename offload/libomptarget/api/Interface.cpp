@@ -244,6 +244,7 @@ int legacyTarget(const ident_t *Loc, int64_t DeviceId, void *HostPtr,
 OFFLOAD_API void __tgt_register_lib(__tgt_bin_desc *Desc) {
   Runtime::get().registerLibrary(Desc);
   chooseTargetTaskThreads(Runtime::get());
+  drainTargetTasksAtExit();
 }
 
 OFFLOAD_API void __tgt_unregister_lib(__tgt_bin_desc *Desc) {

@@ -7,10 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/Policy.h"
+#include "api/LibompABI.h"
 #include "diagnostics/Diagnostics.h"
-
-extern "C" int __kmpc_get_target_offload(void);
-extern "C" int omp_get_default_device(void);
 
 using namespace offload;
 

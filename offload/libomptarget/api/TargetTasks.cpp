@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/TargetTasks.h"
+#include "api/LibompABI.h"
 
 #include "diagnostics/Diagnostics.h"
 #include "images/Runtime.h"
@@ -62,4 +63,30 @@ TargetTaskThreads offload::chooseTargetTaskThreads(Runtime &RT) {
                     ? "the LIBOMP_*_HIDDEN_HELPER_* variables say"
                     : "hidden helper tasks (libomp's default)");
   return Decision;
+}
+
+void offload::drainTargetTasksAtExit() {
+  // A program may return from main with `nowait` target tasks still queued
+  // or in flight (the end of a `target data` region does not wait for
+  // them). libomp's shutdown, run by its library destructor, then waits for
+  // its hidden helper team while the helpers have stopped polling the tasks
+  // whose device work is in flight: the exit hung, or went on while device
+  // streams still ran and the drivers' state was torn down under them. The
+  // end of the program is the end of the implicit parallel region, where
+  // OpenMP has every task of the region complete; so the initial thread
+  // waits for them here, from an exit handler that runs before any library
+  // destructor (it is registered after libc's), while libomp and the
+  // plugins are whole. exit() called elsewhere (inside a parallel region or
+  // a task) waits for nothing: a task there may be the caller itself.
+  static bool Installed = [] {
+    atexit([] {
+      if (omp_get_level() != 0)
+        return;
+      int32_t Gtid = __kmpc_global_thread_num(nullptr);
+      if (Gtid >= 0)
+        (void)__kmpc_omp_taskwait(nullptr, Gtid);
+    });
+    return true;
+  }();
+  (void)Installed;
 }

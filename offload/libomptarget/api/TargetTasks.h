@@ -48,6 +48,11 @@ enum class TargetTaskThreads {
 /// registration that found devices.
 TargetTaskThreads chooseTargetTaskThreads(Runtime &RT);
 
+/// Called after each library registration; once, arranges for exit() on
+/// the initial thread to wait for the target tasks still pending (see
+/// TargetTasks.cpp).
+void drainTargetTasksAtExit();
+
 } // namespace offload
 
 #endif // OFFLOAD_LIBOMPTARGET_API_TARGETTASKS_H

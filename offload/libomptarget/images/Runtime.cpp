@@ -201,6 +201,13 @@ void Runtime::registerLibrary(const __tgt_bin_desc *Desc) {
     atexit([] {
       Runtime &RT = Runtime::get();
       RT.Exiting.store(true);
+      // Device work of `nowait` constructs no one will poll any more (exit
+      // from inside a parallel region or a task: api/TargetTasks.cpp) is
+      // waited for here, so that no stream still runs it while the drivers'
+      // libraries are torn down; its owner finds it done if it polls.
+      for (int32_t I = 0, E = RT.NumActiveDevices.load(); I < E; ++I)
+        while (RT.Devices[I]->InFlight.completePending()) {
+        }
       for (int32_t I = 0, E = RT.NumActiveDevices.load(); I < E; ++I)
         RT.Devices[I]->reportAllocations();
       // Upstream's devices dump their tables as they are destroyed at

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "api/LibompABI.h"
 #include "api/Policy.h"
 #include "diagnostics/Diagnostics.h"
 #include "images/Runtime.h"
@@ -27,12 +28,6 @@
 using namespace offload;
 
 #define OFFLOAD_API extern "C" __attribute__((visibility("default")))
-
-extern "C" void __kmpc_omp_wait_deps(const ident_t *, int32_t Gtid,
-                                     int32_t NumDeps, void *DepList,
-                                     int32_t NumNoAliasDeps,
-                                     void *NoAliasDepList);
-extern "C" int omp_get_default_device(void);
 
 namespace {
 
