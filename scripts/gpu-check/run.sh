@@ -137,8 +137,10 @@ for dir in "${dirs[@]}"; do
     secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
     verdict=$(grep -E "^(PASS|FAIL) $name( |:|$)" "$log" | tail -1)
     why=
-    if [ $rc = 137 ] && awk -v a="$secs" -v l="$limit" 'BEGIN { exit !(a >= l) }'; then
-      why="hang guard fired after ${limit}s (GPU_CHECK_TIMEOUT=${timeout_s}s x OFFLOAD_TEST_TIMEOUT_SCALE x load per core)"
+    if [ $rc = 137 ] &&
+      awk -v a="$secs" -v l="$limit" 'BEGIN { exit !(a >= l) }'; then
+      why="hang guard fired after ${limit}s (GPU_CHECK_TIMEOUT=${timeout_s}s"
+      why="$why x OFFLOAD_TEST_TIMEOUT_SCALE x load per core)"
     elif [ $rc = 137 ]; then
       why="killed (SIGKILL)"
     elif [ $rc = 86 ]; then

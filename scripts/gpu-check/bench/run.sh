@@ -106,7 +106,9 @@ fi
 failed=0
 # A hang guard, never a speed verdict. Short on a GPU: the whole --bench must
 # fit a 10-minute device call.
-timeout_s=${GPU_CHECK_BENCH_TIMEOUT:-$([ -n "$check_only" ] && echo 300 || echo 60)}
+timeout_s=60
+[ -n "$check_only" ] && timeout_s=300
+timeout_s=${GPU_CHECK_BENCH_TIMEOUT:-$timeout_s}
 # $1 seconds stretched for a slow or shared machine
 # (OFFLOAD_TEST_TIMEOUT_SCALE, and the load per core now).
 hang_limit() {
@@ -128,7 +130,8 @@ for r in $(seq 1 "$reps"); do
       rc=$?
       secs=$(awk -v a="$start" -v b="$(date +%s.%N)" \
         'BEGIN { printf "%.2f", b - a }')
-      if [ $rc = 137 ] && awk -v a="$secs" -v l="$limit" 'BEGIN { exit !(a >= l) }'; then
+      if [ $rc = 137 ] &&
+        awk -v a="$secs" -v l="$limit" 'BEGIN { exit !(a >= l) }'; then
         echo "FAIL $b/$name: hang guard fired after $limit s" \
           "(GPU_CHECK_BENCH_TIMEOUT=$timeout_s s x OFFLOAD_TEST_TIMEOUT_SCALE" \
           "x load per core)"
