@@ -17,6 +17,7 @@
 #include "diagnostics/Diagnostics.h"
 #include "diagnostics/Profiler.h"
 #include "mapping/DataMapping.h"
+#include "mapping/MappingDiagnostics.h"
 #include "ompt/OMPT.h"
 
 #include <cstdio>

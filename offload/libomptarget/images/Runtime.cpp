@@ -281,6 +281,8 @@ void Runtime::unregisterLibrary(const __tgt_bin_desc *Desc) {
   }
 }
 
+int ompt::initialDeviceNumber() { return Runtime::get().numDevices(); }
+
 int32_t Runtime::numDevices() {
   // Asked on every construct and by omp_get_num_devices: take the lock only
   // until the plugins have been looked for once.
@@ -439,7 +441,7 @@ void Device::announce(const ToolEvents &Events) {
   for (const ToolEvent &E : Events)
     switch (E.What) {
     case ToolEvent::Initialized:
-      ompt::deviceInitialized(*this);
+      ompt::deviceInitialized(*this, Plugin.Name);
       break;
     case ToolEvent::Loaded:
       ompt::imageLoaded(*this, E.HostImage, E.Bytes, E.Module);

@@ -20,7 +20,7 @@
 #include "images/EntryTable.h"
 #include "images/Snapshot.h"
 #include "indirect/IndirectCallTable.h"
-#include "mapping/AsyncContext.h"
+#include "mapping/DeviceWork.h"
 #include "mapping/MappingTable.h"
 
 #include <array>
@@ -149,15 +149,12 @@ private:
 /// needs from the registry (never across a plugin call that may dlopen).
 /// Unregistering a library only marks it; each device unloads its image in
 /// its next prepare(), which every construct on the device runs first.
-class Device {
+class Device : public DeviceWork {
 public:
   Device(int32_t Id, PluginRecord &Plugin, int32_t PluginDeviceId)
-      : Id(Id), Plugin(Plugin), PluginDeviceId(PluginDeviceId),
-        Asynchronous(Plugin.Name != "host") {
-    Mappings.lock()->InFlight = &InFlight;
-  }
+      : DeviceWork(Id, /*Asynchronous=*/Plugin.Name != "host"),
+        Plugin(Plugin), PluginDeviceId(PluginDeviceId) {}
 
-  const int32_t Id;
   PluginRecord &Plugin;
   const int32_t PluginDeviceId;
 
@@ -170,10 +167,6 @@ public:
   /// device shares host memory and the user asked for it (OMPX_APU_MAPS).
   /// Only after prepare() returned true.
   bool zeroCopyMaps();
-  /// The plugin's device; only after prepare() returned true.
-  plugin::GenericDevice &plugin() {
-    return *PluginDevice.load(std::memory_order_acquire);
-  }
 
   /// The kernel registered for the host entry address \p HostId; an empty
   /// lease when there is none.
@@ -189,15 +182,6 @@ public:
   plugin::Status free(void *Ptr, plugin::AllocKind Kind);
   /// Prints the count of allocations not freed, when the device was used.
   void reportAllocations();
-
-  /// Host ranges mapped on the device (see MappingTable.h).
-  Guarded<MappingTable> Mappings;
-  /// `nowait` constructs whose device work is still in flight.
-  InFlightConstructs InFlight;
-
-  /// Whether the device's operations may complete after their call (a
-  /// GPU's queues); the CPU device's complete in it (AsyncContext.h).
-  bool asynchronous() const { return Asynchronous; }
 
   void dumpMappingTable(LockedMappingTable &Table, const char *Why);
 
@@ -267,14 +251,11 @@ private:
   void announce(const ToolEvents &Events);
 
   Guarded<ImageState> Images;
-  /// Set once by prepare(); null before.
-  std::atomic<plugin::GenericDevice *> PluginDevice{nullptr};
   std::atomic<bool> Broken{false};
   /// The registry generation whose libraries are all loaded.
   std::atomic<uint64_t> LoadedGeneration{~0ull};
   /// Replaced (under Images' lock) when a library is loaded or unloaded.
   Snapshot<KernelIndex> Kernels{std::make_unique<const KernelIndex>()};
-  const bool Asynchronous;
   std::atomic<int64_t> LiveAllocations{0};
   std::atomic<uint64_t> TotalAllocations{0};
 

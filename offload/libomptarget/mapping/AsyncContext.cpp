@@ -8,14 +8,13 @@
 
 #include "mapping/AsyncContext.h"
 #include "diagnostics/Diagnostics.h"
-#include "images/Runtime.h"
 
 #include <algorithm>
 #include <cstring>
 
 using namespace offload;
 
-AsyncContext::AsyncContext(Device &D, const ident_t *Loc, const char *Construct)
+AsyncContext::AsyncContext(DeviceWork &D, const ident_t *Loc, const char *Construct)
     : D(D), Loc(Loc), Construct(Construct), Asynchronous(D.asynchronous()) {}
 
 AsyncContext::~AsyncContext() {

@@ -29,6 +29,7 @@
 #define OFFLOAD_LIBOMPTARGET_MAPPING_ASYNCCONTEXT_H
 
 #include "OffloadABI.h"
+#include "mapping/DeviceWork.h"
 #include "mapping/MappingTable.h"
 
 #include <atomic>
@@ -39,13 +40,11 @@
 
 namespace offload {
 
-class Device;
-
 class AsyncContext {
 public:
   /// \p Construct names the construct in messages ("target region",
   /// "target update"...), \p Loc its source location.
-  AsyncContext(Device &D, const ident_t *Loc, const char *Construct);
+  AsyncContext(DeviceWork &D, const ident_t *Loc, const char *Construct);
   /// Waits for work still queued (a construct that stopped half way).
   ~AsyncContext();
   AsyncContext(const AsyncContext &) = delete;
@@ -61,7 +60,7 @@ public:
   bool asynchronous() const { return Asynchronous; }
   /// Whether anything was queued since the last completion.
   bool hasQueuedWork() const { return Queued; }
-  Device &device() { return D; }
+  DeviceWork &device() { return D; }
   /// Counts a poll by libomp and returns how many there were.
   unsigned countPoll() { return ++Polls; }
   const ident_t *location() const { return Loc; }
@@ -92,7 +91,7 @@ private:
   /// held.
   bool complete(const char *Call, bool Failed, const std::string &Message);
 
-  Device &D;
+  DeviceWork &D;
   const ident_t *Loc;
   const char *Construct;
   const bool Asynchronous;
@@ -110,22 +109,6 @@ private:
   std::mutex Lock;
   bool Completed = false;
   bool Failed = false;
-};
-
-/// The contexts of `nowait` constructs left in flight on one device. A
-/// construct that waits for an entry such a context will settle completes
-/// the context itself (completePending) instead of waiting for the thread
-/// that polls it, which may be the waiting thread itself.
-class InFlightConstructs final : public InFlightWork {
-public:
-  void add(const std::shared_ptr<AsyncContext> &Context);
-  void remove(const AsyncContext *Context);
-  bool hasPending() override { return Count.load() != 0; }
-  bool completePending() override;
-
-private:
-  Guarded<std::vector<std::shared_ptr<AsyncContext>>> Contexts;
-  std::atomic<size_t> Count{0};
 };
 
 } // namespace offload

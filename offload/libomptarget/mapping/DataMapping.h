@@ -17,70 +17,12 @@
 
 #include "images/Runtime.h"
 #include "mapping/AsyncContext.h"
-
-#include "mapping/InlineVector.h"
+#include "mapping/MapList.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace offload {
-
-/// When step 3 settles the entries after asynchronous copies.
-enum class SettleWhen {
-  /// Wait for the construct's queue now, then settle: the construct goes
-  /// on with entries Ready (the enter step of a target region).
-  Now,
-  /// When the queue completes (a construct's last step): the entries stay
-  /// unsettled until then, and other constructs that need them wait.
-  AtCompletion,
-};
-
-/// One list item.
-struct MapItem {
-  void *Base;
-  void *Begin;
-  int64_t Size;
-  int64_t Type;
-  const void *Name;
-  void *Mapper;
-};
-
-/// The arrays of one construct, as the compiler lays them out.
-struct MapList {
-  int32_t Count = 0;
-  void **Bases = nullptr;
-  void **Begins = nullptr;
-  int64_t *Sizes = nullptr;
-  int64_t *Types = nullptr;
-  void **Names = nullptr;
-  void **Mappers = nullptr;
-
-  MapItem item(int32_t I) const {
-    return {Bases[I],
-            Begins[I],
-            Sizes ? Sizes[I] : 0,
-            Types ? Types[I] : 0,
-            Names ? Names[I] : nullptr,
-            Mappers ? Mappers[I] : nullptr};
-  }
-};
-
-/// Components collected by a user-defined mapper (declare mapper) through
-/// __tgt_push_mapper_component.
-struct MapperComponents {
-  std::vector<MapItem> Items;
-};
-
-/// The entry mapEnter found or made for each item of a region's list (when
-/// it contains the item's start, null otherwise), and the table's
-/// MappingTable::erasures() once it was done. While that count stays the
-/// same the entries are still there, and kernelArguments uses them instead
-/// of searching the table again.
-struct EnteredEntries {
-  InlineVector<MapEntry *, 32> Entries;
-  uint64_t Erasures = 0;
-  bool Valid = false;
-};
 
 /// Each returns true on success; on failure the reason has been printed.
 /// \p Loc is the construct's source location for messages. Each takes the
@@ -105,11 +47,6 @@ bool mapEnter(Device &D, const ident_t *Loc, const MapList &Maps,
 bool mapExit(Device &D, const ident_t *Loc, const MapList &Maps);
 bool mapUpdate(Device &D, const ident_t *Loc, const MapList &Maps);
 
-/// Device memory made for private/firstprivate list items of one launch.
-struct PrivateAllocations {
-  std::vector<void *> Pointers;
-};
-
 /// The kernel arguments of a target region: one per TARGET_PARAM item, in
 /// order; private copies are queued on \p Ctx. Must run after mapEnter on the
 /// same list (\p Entered: what that mapEnter found, used only while no entry
@@ -123,11 +60,6 @@ bool kernelArguments(Device &D, const ident_t *Loc, const MapList &Maps,
 bool kernelArguments(Device &D, const ident_t *Loc, const MapList &Maps,
                      std::vector<void *> &Args, PrivateAllocations &Privates,
                      const EnteredEntries *Entered = nullptr);
-
-/// Prints "<Construct> at <loc> with N arguments:" and one line per map
-/// (LIBOMPTARGET_INFO bit 0x01).
-void printConstructMaps(Device &D, const char *Construct, const ident_t *Loc,
-                        const MapList &Maps);
 
 } // namespace offload
 

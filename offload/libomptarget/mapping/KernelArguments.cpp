@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mapping/DataMapping.h"
 #include "mapping/ItemSearches.h"
 #include "mapping/MappingDiagnostics.h"
 #include "mapping/PrivateCopies.h"

@@ -15,7 +15,7 @@
 #ifndef OFFLOAD_LIBOMPTARGET_MAPPING_MAPITEMS_H
 #define OFFLOAD_LIBOMPTARGET_MAPPING_MAPITEMS_H
 
-#include "mapping/DataMapping.h"
+#include "mapping/MapList.h"
 
 #include <cstdint>
 #include <functional>

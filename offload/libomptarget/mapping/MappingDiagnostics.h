@@ -15,7 +15,8 @@
 #ifndef OFFLOAD_LIBOMPTARGET_MAPPING_MAPPINGDIAGNOSTICS_H
 #define OFFLOAD_LIBOMPTARGET_MAPPING_MAPPINGDIAGNOSTICS_H
 
-#include "mapping/DataMapping.h"
+#include "images/Runtime.h"
+#include "mapping/MapList.h"
 
 #include <string>
 
@@ -41,6 +42,11 @@ void reportNotPresent(Device &D, LockedMappingTable &Table, const ident_t *Loc,
 /// An item that extends the existing entry \p E.
 void reportOverlap(Device &D, LockedMappingTable &Table, const ident_t *Loc,
                    const MapItem &Item, const MapEntry &E);
+
+/// Prints "<Construct> at <loc> with N arguments:" and one line per map
+/// (LIBOMPTARGET_INFO bit 0x01).
+void printConstructMaps(Device &D, const char *Construct, const ident_t *Loc,
+                        const MapList &Maps);
 
 } // namespace offload
 

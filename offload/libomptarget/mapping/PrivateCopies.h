@@ -9,7 +9,9 @@
 #ifndef OFFLOAD_LIBOMPTARGET_MAPPING_PRIVATECOPIES_H
 #define OFFLOAD_LIBOMPTARGET_MAPPING_PRIVATECOPIES_H
 
-#include "mapping/DataMapping.h"
+#include "images/Runtime.h"
+#include "mapping/AsyncContext.h"
+#include "mapping/MapList.h"
 
 namespace offload {
 

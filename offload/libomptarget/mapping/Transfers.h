@@ -15,8 +15,9 @@
 #ifndef OFFLOAD_LIBOMPTARGET_MAPPING_TRANSFERS_H
 #define OFFLOAD_LIBOMPTARGET_MAPPING_TRANSFERS_H
 
+#include "images/Runtime.h"
 #include "mapping/AsyncContext.h"
-#include "mapping/DataMapping.h"
+#include "mapping/MapList.h"
 #include "mapping/InlineVector.h"
 #include "ompt/OMPT.h"
 

@@ -16,8 +16,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ompt/OMPT.h"
+#include "mapping/DeviceWork.h"
 #include "diagnostics/Diagnostics.h"
-#include "images/Runtime.h"
 
 #include <omp-tools.h>
 
@@ -297,7 +297,7 @@ void ompt::DataOpScope::begin(DataOpKind Kind, const void *Src, int SrcDevice,
   // the host side of an allocation or a copy, -1 for the absent
   // destination of a delete.
   if (Kind != DataDelete) {
-    int Host = Runtime::get().numDevices();
+    int Host = initialDeviceNumber();
     SrcDevice = SrcDevice == InitialDevice ? Host : SrcDevice;
     DestDevice = DestDevice == InitialDevice ? Host : DestDevice;
   }
@@ -348,7 +348,7 @@ void ompt::SubmitScope::end() {
 // Devices
 //===----------------------------------------------------------------------===//
 
-void ompt::deviceInitialized(Device &D) {
+void ompt::deviceInitialized(DeviceWork &D, const std::string &PluginName) {
   if (!CB.DeviceInitialize)
     return;
   {
@@ -357,14 +357,14 @@ void ompt::deviceInitialized(Device &D) {
   }
   // The CPU device is named as upstream's plugin names it; a GPU by its
   // plugin ("cuda", "amdgpu").
-  std::string Type = D.Plugin.Name == "host" ? "generic-64bit" : D.Plugin.Name;
+  std::string Type = PluginName == "host" ? "generic-64bit" : PluginName;
   CB.DeviceInitialize(
       D.Id, Type.c_str(), reinterpret_cast<ompt_device_t *>(&D),
       reinterpret_cast<ompt_function_lookup_t>(&ompt::lookupDeviceFunction),
       "libomptarget (offload toolchain): see docs/OMPT.md");
 }
 
-void ompt::imageLoaded(Device &D, const void *HostImage, size_t Bytes,
+void ompt::imageLoaded(DeviceWork &D, const void *HostImage, size_t Bytes,
                        const void *ModuleKey) {
   if (!CB.DeviceLoad)
     return;
@@ -374,7 +374,7 @@ void ompt::imageLoaded(Device &D, const void *HostImage, size_t Bytes,
                 static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ModuleKey)));
 }
 
-void ompt::imageUnloaded(Device &D, const void *ModuleKey) {
+void ompt::imageUnloaded(DeviceWork &D, const void *ModuleKey) {
   if (!CB.DeviceUnload)
     return;
   CB.DeviceUnload(

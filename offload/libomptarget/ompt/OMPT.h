@@ -22,12 +22,13 @@
 #define OFFLOAD_LIBOMPTARGET_OMPT_H
 
 #include <atomic>
+#include <string>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace offload {
-class Device;
+class DeviceWork;
 namespace ompt {
 
 /// True while a tool gets target callbacks or a device is being traced.
@@ -179,6 +180,11 @@ void traceRecorded(std::vector<DataOpRecord> &Records);
 /// construct's target_id and code pointer.
 void report(const DataOpRecord &R);
 
+/// The host's device number as tools are told it (omp_get_initial_device:
+/// the number of devices). Defined by the runtime, which counts the devices
+/// (images/Runtime.cpp), so that this folder does not reach back into it.
+int initialDeviceNumber();
+
 /// One data operation (target_data_op_emi / target_data_op, and a trace
 /// record). \p Src and \p Dest follow OpenMP: for an allocation the host
 /// address and the device storage, for a delete the device storage.
@@ -232,10 +238,10 @@ private:
 };
 
 /// Device events; each returns at once without a tool.
-void deviceInitialized(Device &D);
-void imageLoaded(Device &D, const void *HostImage, size_t Bytes,
+void deviceInitialized(DeviceWork &D, const std::string &PluginName);
+void imageLoaded(DeviceWork &D, const void *HostImage, size_t Bytes,
                  const void *ModuleKey);
-void imageUnloaded(Device &D, const void *ModuleKey);
+void imageUnloaded(DeviceWork &D, const void *ModuleKey);
 /// Delivers the traces, then device_finalize for every initialized device;
 /// at exit.
 void finalizeDevices();

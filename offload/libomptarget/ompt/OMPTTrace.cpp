@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "images/Runtime.h"
+#include "mapping/DeviceWork.h"
 #include "ompt/OMPT.h"
 
 #include <omp-tools.h>
@@ -90,7 +90,7 @@ DeviceTrace &traceOf(int DeviceNum) {
 DeviceTrace *traceOf(ompt_device_t *Device) {
   if (!Device)
     return nullptr;
-  return &traceOf(static_cast<offload::Device *>(Device)->Id);
+  return &traceOf(static_cast<offload::DeviceWork *>(Device)->Id);
 }
 
 /// Takes the filled part of \p T's buffer out for delivery. T.Lock held.
@@ -307,8 +307,10 @@ double translateTime(ompt_device_t *, ompt_device_time_t Time) {
 int getDeviceNumProcs(ompt_device_t *Device) {
   if (!Device)
     return 0;
-  auto *D = static_cast<offload::Device *>(Device);
-  if (D->Plugin.Name == "host")
+  // The CPU device is the one whose work completes in its calls (the host
+  // plugin's).
+  auto *D = static_cast<offload::DeviceWork *>(Device);
+  if (!D->asynchronous())
     return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   return 0; // Not known for GPUs here.
 }
