@@ -1,0 +1,2 @@
+// Unit a: includes b, which includes a back.
+#include "b/B.h"

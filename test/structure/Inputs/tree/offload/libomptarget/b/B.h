@@ -1,0 +1,2 @@
+// Unit b.
+#include "c/C.h"

@@ -1,0 +1,2 @@
+// Unit c: included by b, includes nothing of the folder.
+#include <vector>
