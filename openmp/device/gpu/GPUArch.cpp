@@ -10,14 +10,16 @@
 // per-family primitives in arch/<family>/GPUPrimitives.h (found through the
 // include path of the build for that family).
 //
-// Storage: the team state and a small scratch area for __kmpc_alloc_shared
-// live in team-shared memory, which is per block and needs no allocation.
-// Every byte of it is paid by every kernel in occupancy, so per-thread state
-// is not kept there: a thread that needs a ThreadState of its own gets one
-// from the device heap, found through a per-thread pointer array that the
-// team allocates on first need (State.h). The array's size bounds the block
-// size the runtime supports (MaxThreadsPerBlock, a contract with the GPU
-// plugins).
+// Storage: the team state, the per-thread states and the scratch memory of
+// __kmpc_alloc_shared live in team-shared memory, which is per block and
+// needs no allocation. Per-thread state is an array indexed by the thread's
+// id in its block, which bounds the block size the runtime supports
+// (MaxThreadsPerBlock, a contract with the GPU plugins). Every byte of
+// team-shared memory costs every kernel occupancy, so the per-thread state
+// is small (24 bytes) and the scratch is 512 bytes, for the team's leader
+// only; what only some constructs need (ThreadExtras) comes from the device
+// heap, through a pointer array the team allocates when a thread first
+// needs it.
 //
 // Barriers: a barrier over the whole block uses the hardware barrier. A
 // barrier over the first Count threads uses the counted hardware barrier
@@ -46,7 +48,8 @@ constexpr size_t TeamScratchBytes = 512;
 } // namespace gpu
 } // namespace ompx
 
-namespace {
+namespace ompx {
+namespace gpu {
 
 /// A barrier in team-shared memory, for thread counts the hardware cannot
 /// express. Arrived is 0 between rounds; Generation changes when a round
@@ -59,22 +62,40 @@ struct SoftwareBarrier {
   uint32_t Arrived;
   uint32_t Generation;
 };
+/// A named type, so the address space qualifies the variable, not what it
+/// points to.
+using ThreadExtrasArray = ThreadExtras **;
 
-// Team-shared memory is not initialized by the loader; the runtime
-// initializes what it reads (see barrier()).
-[[clang::loader_uninitialized]] OMPX_SHARED TeamState SharedTeam;
-[[clang::loader_uninitialized]] alignas(16) OMPX_SHARED
-    char SharedScratch[gpu::TeamScratchBytes];
-[[clang::loader_uninitialized]] OMPX_SHARED uint32_t SharedScratchUsed;
-[[clang::loader_uninitialized]] OMPX_SHARED SoftwareBarrier SharedBarriers[2];
-/// One pointer per thread of the block, in the device heap, allocated by the
-/// first thread that needs a state of its own; nullptr until then. (Named
-/// type: the address space then qualifies the variable, not what it points
-/// to.)
-using ThreadStateArray = ThreadState **;
-[[clang::loader_uninitialized]] OMPX_SHARED ThreadStateArray SharedThreadStates;
-/// Threads that finished with their states (__kmpc_target_deinit).
-[[clang::loader_uninitialized]] OMPX_SHARED uint32_t SharedThreadsDone;
+// The team-shared memory of the runtime, defined once per image (in the
+// runtime's archive) and only declared in the NVPTX compile-time module
+// (OMPX_TEAM_MEMORY_DECLARED, see CMakeLists.txt): clang copies that
+// module's functions into every translation unit, which must all name the
+// same memory. Team-shared memory is not initialized by the loader; the
+// runtime initializes what it reads (arch::initTeam).
+#ifdef OMPX_TEAM_MEMORY_DECLARED
+#define OMPX_TEAM_MEMORY extern
+#else
+#define OMPX_TEAM_MEMORY [[clang::loader_uninitialized]]
+#endif
+OMPX_TEAM_MEMORY OMPX_SHARED TeamState SharedTeam;
+OMPX_TEAM_MEMORY OMPX_SHARED ThreadState SharedThreads[MaxThreadsPerBlock];
+OMPX_TEAM_MEMORY alignas(16) OMPX_SHARED char SharedScratch[TeamScratchBytes];
+OMPX_TEAM_MEMORY OMPX_SHARED uint16_t SharedScratchUsed;
+OMPX_TEAM_MEMORY OMPX_SHARED SoftwareBarrier SharedBarriers[2];
+/// One pointer per thread of the block to its ThreadExtras, in the device
+/// heap, allocated by the first thread that needs extras; nullptr until
+/// then.
+OMPX_TEAM_MEMORY OMPX_SHARED ThreadExtrasArray SharedExtras;
+/// Threads that called __kmpc_target_deinit.
+OMPX_TEAM_MEMORY OMPX_SHARED uint32_t SharedThreadsDone;
+#undef OMPX_TEAM_MEMORY
+
+} // namespace gpu
+} // namespace ompx
+
+using namespace ompx::gpu;
+
+namespace {
 
 /// Generic address of a team-shared object (a C-style cast is how clang
 /// converts between address spaces).
@@ -180,7 +201,7 @@ void arch::barrierArrive(BarrierId Id, uint32_t Count) {
 // Only here: a thread may still be spinning on a finished round's
 // Generation when thread 0 reaches a later block barrier, so a reset there
 // could hand it back the value it waits to see change. Every field is
-// written, as link-time OpenMPOpt folds loads of never-written team-shared
+// written: link-time OpenMPOpt folds loads of never-written team-shared
 // memory (State.h).
 void arch::initTeam() {
   for (uint32_t Id = 0; Id < 2; ++Id) {
@@ -188,34 +209,36 @@ void arch::initTeam() {
     atomic::store(&B->Arrived, 0u);
     atomic::store(&B->Generation, 0u);
   }
-  atomic::store(generic(&SharedThreadStates), (ThreadState **)nullptr);
+  atomic::store(generic(&SharedScratchUsed), uint16_t(0));
+  atomic::store(generic(&SharedExtras), (ThreadExtras **)nullptr);
   atomic::store(generic(&SharedThreadsDone), 0u);
-  atomic::store(generic(&SharedScratchUsed), 0u);
 }
 
 TeamState &arch::teamState() { return *generic(&SharedTeam); }
 
-namespace {
-uint32_t checkedThreadId() {
+ThreadState &arch::threadState() {
   uint32_t Tid = gpu::threadId();
   if (Tid >= gpu::MaxThreadsPerBlock)
-    arch::fatal("block larger than the device runtime supports (256 "
-                "threads); the plugin must cap threads per block");
-  return Tid;
+    fatal("block larger than the device runtime supports (256 threads); "
+          "the plugin must cap threads per block");
+  return *generic(&SharedThreads[Tid]);
 }
 
-/// The team's pointer array, allocated by the first thread that asks.
-ThreadState **threadStates() {
-  ThreadState ***Slot = generic(&SharedThreadStates);
-  if (ThreadState **States = atomic::load(Slot))
-    return States;
-  size_t Bytes = sizeof(ThreadState *) * gpu::MaxThreadsPerBlock;
-  auto **Fresh = static_cast<ThreadState **>(gpu::allocate(Bytes));
+namespace {
+/// The team's ThreadExtras pointers, allocated by the first thread that
+/// asks.
+ThreadExtras **extrasArray() {
+  ThreadExtras ***Slot = generic(&SharedExtras);
+  if (ThreadExtras **Array = atomic::load(Slot))
+    return Array;
+  size_t Bytes = sizeof(ThreadExtras *) * gpu::MaxThreadsPerBlock;
+  auto **Fresh = static_cast<ThreadExtras **>(gpu::allocate(Bytes));
   if (!Fresh)
-    arch::fatal("out of device memory for the runtime's thread states");
+    arch::fatal("out of device memory for the runtime's thread extras "
+                "(LIBOMPTARGET_HEAP_SIZE)");
   for (uint32_t I = 0; I < gpu::MaxThreadsPerBlock; ++I)
     Fresh[I] = nullptr;
-  ThreadState **Expected = nullptr;
+  ThreadExtras **Expected = nullptr;
   if (atomic::cas(Slot, Expected, Fresh))
     return Fresh;
   gpu::deallocate(Fresh); // another thread was first
@@ -223,49 +246,44 @@ ThreadState **threadStates() {
 }
 } // namespace
 
-ThreadState *arch::threadStateIfAny() {
-  ThreadState **States = atomic::load(generic(&SharedThreadStates));
-  return States ? States[checkedThreadId()] : nullptr;
-}
-
-ThreadState &arch::makeThreadState(bool &Made) {
-  uint32_t Tid = checkedThreadId();
-  ThreadState **States = threadStates();
-  Made = !States[Tid];
-  if (Made) {
-    States[Tid] = static_cast<ThreadState *>(gpu::allocate(sizeof(ThreadState)));
-    if (!States[Tid])
-      arch::fatal("out of device memory for a thread's runtime state");
+ThreadExtras *arch::threadExtras(bool Create, bool &Made) {
+  Made = false;
+  uint32_t Tid = gpu::threadId();
+  ThreadExtras **Array = atomic::load(generic(&SharedExtras));
+  if (!Array) {
+    if (!Create)
+      return nullptr;
+    Array = extrasArray();
   }
-  return *States[Tid];
+  if (Array[Tid] || !Create)
+    return Array[Tid];
+  Array[Tid] = static_cast<ThreadExtras *>(gpu::allocate(sizeof(ThreadExtras)));
+  if (!Array[Tid])
+    fatal("out of device memory for a thread's runtime extras "
+          "(LIBOMPTARGET_HEAP_SIZE)");
+  Made = true;
+  return Array[Tid];
 }
 
-void arch::dropThreadState() {
-  ThreadState **States = atomic::load(generic(&SharedThreadStates));
-  if (!States)
-    return;
-  uint32_t Tid = checkedThreadId();
-  gpu::deallocate(States[Tid]);
-  States[Tid] = nullptr;
-}
-
-// Threads that never call __kmpc_target_deinit (generic-mode workers) drop
-// their states when their regions end, so the array outlives every state
-// once each deinit caller is through: the last of them frees it. In SPMD
-// mode that is every thread of the block, in generic mode the main thread.
-void arch::endThreadStates() {
-  dropThreadState();
-  TeamState &Team = teamState();
-  uint32_t Callers = Team.IsSPMD ? gpu::blockSize() : 1;
+// Generic-mode workers never call __kmpc_target_deinit, but they are done
+// with their extras once the main thread is (its last region has ended):
+// the last deinit caller (every thread of an SPMD block, the main thread of
+// a generic one) frees them all.
+void arch::endThreadExtras() {
+  uint32_t Callers = teamState().IsSPMD ? gpu::blockSize() : 1;
   if (atomic::add(generic(&SharedThreadsDone), 1u) + 1 != Callers)
     return;
-  if (ThreadState **States = atomic::load(generic(&SharedThreadStates))) {
-    atomic::store(generic(&SharedThreadStates), (ThreadState **)nullptr);
-    gpu::deallocate(States);
-  }
+  ThreadExtras **Array = atomic::load(generic(&SharedExtras));
+  if (!Array)
+    return;
+  atomic::store(generic(&SharedExtras), (ThreadExtras **)nullptr);
+  for (uint32_t I = 0; I < gpu::MaxThreadsPerBlock; ++I)
+    if (Array[I])
+      gpu::deallocate(Array[I]);
+  gpu::deallocate(Array);
 }
 
-char *arch::threadScratch(size_t &Size, uint32_t *&Used) {
+char *arch::threadScratch(size_t &Size, uint16_t *&Used) {
   if (!isTeamLeader())
     return nullptr;
   Size = gpu::TeamScratchBytes;

@@ -30,6 +30,7 @@ namespace ompx {
 
 struct TeamState;
 struct ThreadState;
+struct ThreadExtras;
 
 namespace arch {
 
@@ -77,32 +78,29 @@ void barrier(BarrierId Id, uint32_t Count);
 /// state machine (it has no parallel region) has sent its workers home.
 void barrierArrive(BarrierId Id, uint32_t Count);
 
-/// Gives the team's barriers and per-thread storage their initial state.
+/// Gives the team's barriers and runtime storage their initial state.
 /// Called by thread 0 of each team in __kmpc_target_init, before the
 /// kernel's first barrier, when no thread can be waiting at one.
 void initTeam();
 
-/// The calling team's runtime state (team-shared memory on a GPU).
+/// The calling team's runtime state (team-shared memory on a GPU) and the
+/// calling thread's own state.
 TeamState &teamState();
-
-/// The calling thread's own state, or nullptr when it has none. The CPU
-/// device gives every thread one for the whole kernel; GPUs only to the
-/// threads that ask (makeThreadState), so a kernel whose threads never
-/// leave their team's view keeps no per-thread memory (State.h).
-ThreadState *threadStateIfAny();
-/// The calling thread's state, allocated when it has none (\p Made says
-/// so; the caller then fills it in).
-ThreadState &makeThreadState(bool &Made);
-/// Releases the calling thread's state (GPUs; the CPU device keeps it).
-void dropThreadState();
-/// Called by every thread that calls __kmpc_target_deinit, once it is done
-/// with its state: the last one out releases the team's storage.
-void endThreadStates();
+ThreadState &threadState();
+/// The calling thread's ThreadExtras (State.h). Where they are made on
+/// demand (GPUs), \p Create makes them when missing, and \p Made says so
+/// (the caller initializes them); without \p Create a missing one is
+/// nullptr. Where every thread has them (the CPU device), they are
+/// initialized with the thread's state.
+ThreadExtras *threadExtras(bool Create, bool &Made);
+/// Called by every thread that calls __kmpc_target_deinit: the last of
+/// them releases the team's ThreadExtras (GPUs).
+void endThreadExtras();
 
 /// The calling thread's part of the team-shared scratch memory backing
 /// `__kmpc_alloc_shared`, \p Size bytes, with \p Used counting what is in
 /// use; nullptr when the thread has none (it then uses the global heap).
-char *threadScratch(size_t &Size, uint32_t *&Used);
+char *threadScratch(size_t &Size, uint16_t *&Used);
 /// Dynamic team-shared memory requested at launch (may be null).
 void *dynamicSharedMemory();
 size_t dynamicSharedMemorySize();

@@ -13,33 +13,6 @@
 
 using namespace ompx;
 
-namespace {
-// An ICV set in the team's sequential part is the team's (every thread of an
-// SPMD team runs that part and sets the same value); one set inside a region
-// belongs to the setting thread, which then needs a state of its own.
-bool setsTeamICV() {
-  return !arch::threadStateIfAny() && currentLevel() == 0;
-}
-
-void setNThreadsVar(uint32_t Value) {
-  if (setsTeamICV())
-    atomic::store(&arch::teamState().NThreadsVar, Value);
-  else
-    ownThreadState().NThreadsVar = Value;
-}
-
-void setRunSched(int32_t Kind, int32_t Chunk) {
-  if (setsTeamICV()) {
-    atomic::store(&arch::teamState().RunSchedKind, Kind);
-    atomic::store(&arch::teamState().RunSchedChunk, Chunk);
-    return;
-  }
-  ThreadState &State = ownThreadState();
-  State.RunSchedKind = Kind;
-  State.RunSchedChunk = Chunk;
-}
-} // namespace
-
 extern "C" {
 int omp_get_thread_num() {
   OMPX_FORWARD_TO_HOST(omp_get_thread_num, int, ());
@@ -53,15 +26,16 @@ int omp_get_num_threads() {
 
 int omp_get_max_threads() {
   OMPX_FORWARD_TO_HOST(omp_get_max_threads, int, ());
-  if (currentLevel() > 0)
+  ThreadState &State = arch::threadState();
+  if (State.Level > 0)
     return 1; // a nested region would be serialized
-  return int(chooseTeamSize(/*NumThreadsClause=*/0));
+  return int(chooseTeamSize(/*NumThreadsClause=*/0, State));
 }
 
 void omp_set_num_threads(int NumThreads) {
   OMPX_FORWARD_TO_HOST(omp_set_num_threads, void, (int), NumThreads);
-  uint32_t Value = NumThreads > 0 ? uint32_t(NumThreads) : 0;
-  setNThreadsVar(Value);
+  arch::threadState().NThreadsVar =
+      NumThreads > 0 ? clampThreads(uint32_t(NumThreads)) : 0;
 }
 
 int omp_get_team_num() {
@@ -99,13 +73,13 @@ int omp_get_thread_limit() {
 int omp_get_level() {
   if (auto Host = OMPX_HOST_FUNCTION(omp_get_level, int (*)()))
     return Host() - arch::inPlaceHostNesting().Level;
-  return int(currentLevel());
+  return int(arch::threadState().Level);
 }
 
 int omp_get_active_level() {
   if (auto Host = OMPX_HOST_FUNCTION(omp_get_active_level, int (*)()))
     return Host() - arch::inPlaceHostNesting().ActiveLevel;
-  return int(currentActiveLevel());
+  return int(arch::threadState().ActiveLevel);
 }
 
 int omp_in_parallel() {
@@ -115,7 +89,7 @@ int omp_in_parallel() {
       return Host() > Base.ActiveLevel;
   }
   OMPX_FORWARD_TO_HOST(omp_in_parallel, int, ());
-  return currentActiveLevel() > 0;
+  return arch::threadState().ActiveLevel > 0;
 }
 
 int omp_get_team_size(int Level) {
@@ -125,10 +99,11 @@ int omp_get_team_size(int Level) {
   uint32_t Id, Extent;
   if (arch::bareThreadIdentity(Level - 1, Id, Extent))
     return int(Extent);
-  if (Level < 0 || uint32_t(Level) > currentLevel())
+  ThreadState &State = arch::threadState();
+  if (Level < 0 || uint32_t(Level) > State.Level)
     return -1;
   if (Level == 1)
-    return int(level1TeamSize());
+    return int(State.Level1TeamSize);
   return 1;
 }
 
@@ -139,10 +114,11 @@ int omp_get_ancestor_thread_num(int Level) {
   uint32_t Id, Extent;
   if (arch::bareThreadIdentity(Level - 1, Id, Extent))
     return int(Id);
-  if (Level < 0 || uint32_t(Level) > currentLevel())
+  ThreadState &State = arch::threadState();
+  if (Level < 0 || uint32_t(Level) > State.Level)
     return -1;
   if (Level == 1)
-    return int(level1ThreadNum());
+    return int(State.Level1ThreadNum);
   return 0;
 }
 
@@ -213,8 +189,11 @@ int omp_get_proc_bind() {
 
 void omp_get_schedule(int *Kind, int *Chunk) {
   OMPX_FORWARD_TO_HOST(omp_get_schedule, void, (int *, int *), Kind, Chunk);
+  // A thread that never set run-sched-var has no extras: it is static.
+  ThreadExtras *Extras = threadExtras(/*Create=*/false);
+  int32_t SchedKind = Extras ? Extras->RunSchedKind : SchedStatic;
   // omp_sched_t numbering: static 1, dynamic 2, guided 3, auto 4.
-  switch (currentRunSchedKind()) {
+  switch (SchedKind) {
   case SchedDynamicChunked:
     *Kind = 2;
     break;
@@ -224,23 +203,23 @@ void omp_get_schedule(int *Kind, int *Chunk) {
   default:
     *Kind = 1;
   }
-  *Chunk = currentRunSchedChunk();
+  *Chunk = Extras ? Extras->RunSchedChunk : 0;
 }
 
 void omp_set_schedule(int Kind, int Chunk) {
   OMPX_FORWARD_TO_HOST(omp_set_schedule, void, (int, int), Kind, Chunk);
-  int32_t SchedKind;
+  ThreadExtras &State = *threadExtras(/*Create=*/true);
   switch (Kind & 0xff) {
   case 2:
-    SchedKind = SchedDynamicChunked;
+    State.RunSchedKind = SchedDynamicChunked;
     break;
   case 3:
-    SchedKind = SchedGuidedChunked;
+    State.RunSchedKind = SchedGuidedChunked;
     break;
   default:
-    SchedKind = Chunk > 0 ? SchedStaticChunked : SchedStatic;
+    State.RunSchedKind = Chunk > 0 ? SchedStaticChunked : SchedStatic;
   }
-  setRunSched(SchedKind, Chunk > 0 ? Chunk : 0);
+  State.RunSchedChunk = Chunk > 0 ? Chunk : 0;
 }
 
 double omp_get_wtime() {

@@ -66,14 +66,13 @@ DispatchBuffer &acquireBuffer(uint64_t Key, uint32_t LoopInRegion,
 
 template <typename T, typename ST>
 void dispatchInit(int32_t Sched, T Lower, T Upper, ST Stride, ST Chunk) {
-  // A thread's place in a dynamic loop is its own (threads leave a loop
-  // with nowait at different times): it needs a state of its own.
-  ThreadState &State = ownThreadState();
-  DispatchState &D = State.Dispatch;
+  ThreadState &State = arch::threadState();
+  ThreadExtras &Extras = *threadExtras(/*Create=*/true);
+  DispatchState &D = Extras.Dispatch;
   int32_t Kind = Sched & ~ScheduleModifierMask;
   if (Kind == SchedRuntime || Kind == SchedOrderedRuntime) {
-    Kind = State.RunSchedKind;
-    Chunk = ST(State.RunSchedChunk);
+    Kind = Extras.RunSchedKind;
+    Chunk = ST(Extras.RunSchedChunk);
   }
   if (Kind == SchedAuto || Kind == SchedOrderedAuto)
     Kind = SchedStatic;
@@ -97,8 +96,8 @@ void dispatchInit(int32_t Sched, T Lower, T Upper, ST Stride, ST Chunk) {
 /// Next chunk as 0-based iteration numbers [Begin, End); false when the
 /// calling thread has no more.
 bool nextChunk(uint64_t &Begin, uint64_t &End) {
-  ThreadState &State = ownThreadState();
-  DispatchState &D = State.Dispatch;
+  ThreadState &State = arch::threadState();
+  DispatchState &D = threadExtras(/*Create=*/true)->Dispatch;
   uint64_t Trip = D.TripCount;
   uint64_t P = D.Participants ? D.Participants : 1;
   uint64_t Id = currentThreadNum();
@@ -171,7 +170,7 @@ int32_t dispatchNext(int32_t *LastIter, T *Lower, T *Upper, ST *Stride) {
   uint64_t Begin, End;
   if (!nextChunk(Begin, End))
     return 0;
-  DispatchState &D = ownThreadState().Dispatch;
+  DispatchState &D = threadExtras(/*Create=*/true)->Dispatch;
   *Lower = T(D.Lower + int64_t(Begin) * D.Stride);
   *Upper = T(D.Lower + int64_t(End - 1) * D.Stride);
   if (Stride)

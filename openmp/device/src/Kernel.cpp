@@ -70,6 +70,7 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
   OMPX_ASSERT(Tid < BlockSize && arch::blockId() < arch::numBlocks(),
               "thread or block id outside the launch's grid");
 
+  initThreadState(arch::threadState());
   if (Tid == 0) {
     arch::initTeam();
     GenericLayout Layout = genericLayout(BlockSize, arch::warpSize());
@@ -90,11 +91,6 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
     // this store a reduction(task, ...) crashed at -O2.
     Team.TaskModifierReduction[0] = Team.TaskModifierReduction[1] = nullptr;
     Team.WorkSerial = 0;
-    Team.RegionTeamSize = 0;
-    Team.RegionSerial = 0;
-    Team.NThreadsVar = 0;
-    Team.RunSchedKind = SchedStatic;
-    Team.RunSchedChunk = 0;
     for (uint32_t I = 0; I < NumDispatchBuffers; ++I) {
       // Loop keys start at 1: key 0, ready and drained, means unused.
       Team.Dispatch[I].Key = 1;
@@ -105,10 +101,6 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
   }
   // Nobody looks at the team state before thread 0 has set it up.
   arch::barrier(arch::BlockBarrier, BlockSize);
-  // Where threads keep a state for the whole kernel (the CPU device), it
-  // starts afresh; elsewhere there is none yet.
-  if (ThreadState *State = arch::threadStateIfAny())
-    initThreadState(*State);
 
   if (SPMD)
     return -1;
@@ -128,15 +120,15 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
 
 extern "C" void __kmpc_target_deinit() {
   TeamState &Team = arch::teamState();
-  OMPX_ASSERT(currentLevel() == 0,
+  OMPX_ASSERT(arch::threadState().Level == 0,
               "__kmpc_target_deinit inside a parallel region");
   if (Team.IsSPMD) {
-    arch::endThreadStates();
+    arch::endThreadExtras();
     return;
   }
   if (arch::threadIdInBlock() != Team.MainThreadId)
     return;
-  arch::endThreadStates();
+  arch::endThreadExtras();
   // The main thread of a generic kernel releases the waiting workers, if
   // any are left (Arch.h, barrierArrive).
   atomic::store(&Team.KernelDone, 1u);

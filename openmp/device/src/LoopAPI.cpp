@@ -18,8 +18,8 @@
 // compilations: the optimizer then inlines these loops into the kernel and
 // the body into the loop, so the loop vectorizes instead of making one
 // indirect call per iteration. It must therefore depend only on what the
-// image's copy of the runtime exports to itself (currentThreadNum,
-// currentTeamSize, arch::numBlocks, arch::blockId).
+// image's copy of the runtime exports to itself (arch::threadState,
+// arch::numBlocks, arch::blockId).
 //
 //===----------------------------------------------------------------------===//
 

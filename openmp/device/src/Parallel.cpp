@@ -46,61 +46,40 @@ void enterSerializedLevel(ThreadState &State) {
   State.TeamSize = 1;
 }
 
-/// Leaves a serialized region (or a level-1 region, when \p State is back
-/// at level 0 afterwards).
-void leaveLevel(ThreadState &State) {
-  if (State.Level > 0)
-    --State.Level;
-  restoreRegionView(State);
-  releaseRegionThreadState();
-}
-
 /// Makes the calling thread member \p ThreadNum of level-1 region number
-/// \p RegionSerial with \p TeamSize threads. A thread without a state of
-/// its own needs nothing: its team's view says the same (State.h).
-void enterLevel1Region(uint32_t ThreadNum, uint32_t TeamSize,
-                       uint32_t RegionSerial) {
-  ThreadState *State = arch::threadStateIfAny();
-  if (!State)
-    return;
-  State->RegionSerial = RegionSerial;
-  State->LoopInRegion = 0;
-  State->Level = 1;
-  State->ActiveLevel = TeamSize > 1;
-  State->ThreadNum = State->Level1ThreadNum = ThreadNum;
-  State->TeamSize = State->Level1TeamSize = TeamSize;
+/// \p RegionSerial with \p TeamSize threads.
+void enterLevel1Region(ThreadState &State, uint32_t ThreadNum,
+                       uint32_t TeamSize, uint32_t RegionSerial) {
+  State.RegionSerial = RegionSerial;
+  State.LoopInRegion = 0;
+  State.Level = 1;
+  State.ActiveLevel = TeamSize > 1;
+  State.ThreadNum = State.Level1ThreadNum = ThreadNum;
+  State.TeamSize = State.Level1TeamSize = TeamSize;
 }
 
 /// Leaves a level-1 region: back to the kernel's sequential part.
-void leaveLevel1Region() {
-  if (ThreadState *State = arch::threadStateIfAny()) {
-    State->Level = 1;
-    leaveLevel(*State);
-  }
+void leaveLevel1Region(ThreadState &State) {
+  State.Level = 0;
+  restoreRegionView(State);
 }
 
 /// Runs \p Fn on the calling thread alone, one level deeper.
 void runSerialized(void *Fn, void **Args, uint64_t NumArgs) {
-  ThreadState &State = ownThreadState();
+  ThreadState &State = arch::threadState();
   enterSerializedLevel(State);
   callRegion(Fn, Args, NumArgs, 0);
-  leaveLevel(State);
-}
-
-/// Publishes a level-1 region of \p Size threads in the team's view (or
-/// its end, with 0).
-void publishRegion(TeamState &Team, uint32_t Size) {
-  if (Size)
-    ++Team.RegionSerial;
-  Team.RegionTeamSize = Size;
+  --State.Level;
+  restoreRegionView(State);
 }
 
 } // namespace
 
-uint32_t ompx::chooseTeamSize(int32_t NumThreadsClause) {
+uint32_t ompx::chooseTeamSize(int32_t NumThreadsClause,
+                              const ThreadState &State) {
   uint32_t Size = regionCapacity();
-  uint32_t Limit = NumThreadsClause > 0 ? uint32_t(NumThreadsClause)
-                                        : currentNThreadsVar();
+  uint32_t Limit =
+      NumThreadsClause > 0 ? uint32_t(NumThreadsClause) : State.NThreadsVar;
   if (Limit > 0 && Limit < Size)
     Size = Limit;
   return Size;
@@ -122,54 +101,45 @@ void ompx::restoreRegionView(ThreadState &State) {
 void ompx::runRegionAsMember(void *Fn, void **Args, uint64_t NumArgs,
                              uint32_t ThreadNum, uint32_t TeamSize,
                              uint32_t RegionSerial) {
-  enterLevel1Region(ThreadNum, TeamSize, RegionSerial);
+  ThreadState &State = arch::threadState();
+  enterLevel1Region(State, ThreadNum, TeamSize, RegionSerial);
   callRegion(Fn, Args, NumArgs, int32_t(ThreadNum));
-  leaveLevel1Region();
+  leaveLevel1Region(State);
 }
 
 extern "C" void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
                                    int32_t NumThreads, int32_t, void *Fn,
                                    void *WrapperFn, void **Args,
                                    int64_t NumArgs, int32_t) {
+  ThreadState &State = arch::threadState();
   TeamState &Team = arch::teamState();
-  if (ThreadState *State = arch::threadStateIfAny()) {
-    if (NumThreads <= 0)
-      NumThreads = State->PushedNumThreads;
-    State->PushedNumThreads = -1;
-  }
+  if (NumThreads <= 0)
+    NumThreads = State.PushedNumThreads;
+  State.PushedNumThreads = -1;
   if (NumArgs < 0 || uint64_t(NumArgs) > MaxRegionArgs)
     arch::fatal("parallel region captures more variables than the device "
                 "runtime supports (64)");
 
-  if (currentLevel() > 0 || !IfExpr) {
+  if (State.Level > 0 || !IfExpr) {
     runSerialized(Fn, Args, uint64_t(NumArgs));
     return;
   }
+  uint32_t Size = chooseTeamSize(NumThreads, State);
   uint32_t BlockSize = arch::numThreadsInBlock();
 
   if (Team.IsSPMD) {
-    // Every thread of the block is here. Thread 0 publishes the region in
-    // the team's view once every thread is done reading the sequential
-    // part's view, and takes it back once every member is done; those
-    // beyond the region's size wait at the closing barrier.
+    // Every thread of the block is here. Those beyond the region's size
+    // wait at the closing barrier.
     uint32_t Tid = arch::threadIdInBlock();
-    arch::barrier(arch::BlockBarrier, BlockSize);
-    if (Tid == 0)
-      publishRegion(Team, chooseTeamSize(NumThreads));
-    arch::barrier(arch::BlockBarrier, BlockSize);
-    uint32_t Size = Team.RegionTeamSize;
+    // Every thread counts the region, member or not, so the serials agree.
+    uint32_t Serial = ++State.RegionSerial;
     if (Tid < Size)
-      runRegionAsMember(Fn, Args, uint64_t(NumArgs), Tid, Size,
-                        Team.RegionSerial);
-    arch::barrier(arch::BlockBarrier, BlockSize);
-    if (Tid == 0)
-      publishRegion(Team, 0);
+      runRegionAsMember(Fn, Args, uint64_t(NumArgs), Tid, Size, Serial);
     arch::barrier(arch::BlockBarrier, BlockSize);
     return;
   }
 
   // Generic mode: only the main thread gets here.
-  uint32_t Size = chooseTeamSize(NumThreads);
   if (Size <= 1) {
     runSerialized(Fn, Args, uint64_t(NumArgs));
     return;
@@ -189,8 +159,7 @@ extern "C" void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
   Team.WorkArgs = SharedArgs;
   Team.WorkNumArgs = uint64_t(NumArgs);
   Team.WorkTeamSize = Size;
-  publishRegion(Team, Size);
-  Team.WorkSerial = Team.RegionSerial;
+  Team.WorkSerial = ++State.RegionSerial;
   Team.SharedVars = SharedArgs;
   uint32_t Participants = Team.StateMachineThreads;
   arch::barrier(arch::BlockBarrier, Participants); // workers start
@@ -201,7 +170,6 @@ extern "C" void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
     runRegionAsMember(Fn, SharedArgs, uint64_t(NumArgs), MainTid, Size,
                       Team.WorkSerial);
   arch::barrier(arch::BlockBarrier, Participants); // workers are done
-  publishRegion(Team, 0);
   Team.WorkFn = nullptr;
   Team.WorkWrapper = nullptr;
   Team.WorkTeamSize = 0;
@@ -236,15 +204,16 @@ extern "C" bool __kmpc_kernel_parallel(void **WorkFn) {
   *WorkFn = Team.WorkWrapper;
   if (!Team.WorkWrapper || Tid >= Team.WorkTeamSize)
     return false;
-  enterLevel1Region(Tid, Team.WorkTeamSize, Team.WorkSerial);
+  enterLevel1Region(arch::threadState(), Tid, Team.WorkTeamSize,
+                    Team.WorkSerial);
   return true;
 }
 
 extern "C" void __kmpc_kernel_end_parallel() {
-  OMPX_ASSERT(currentLevel() == 1,
+  OMPX_ASSERT(arch::threadState().Level == 1,
               "__kmpc_kernel_end_parallel outside the parallel region "
               "__kmpc_kernel_parallel started");
-  leaveLevel1Region();
+  leaveLevel1Region(arch::threadState());
 }
 
 extern "C" void __kmpc_begin_sharing_variables(void ***Vars, uint64_t NumVars) {
@@ -268,20 +237,25 @@ extern "C" void __kmpc_get_shared_variables(void ***Vars) {
 extern "C" void __kmpc_serialized_parallel(IdentTy *Loc, int32_t Gtid) {
   OMPX_FORWARD_TO_HOST(__kmpc_serialized_parallel, void, (IdentTy *, int32_t),
                        Loc, Gtid);
-  enterSerializedLevel(ownThreadState());
+  enterSerializedLevel(arch::threadState());
 }
 
 extern "C" void __kmpc_end_serialized_parallel(IdentTy *Loc, int32_t Gtid) {
   OMPX_FORWARD_TO_HOST(__kmpc_end_serialized_parallel, void,
                        (IdentTy *, int32_t), Loc, Gtid);
-  leaveLevel(ownThreadState());
+  ThreadState &State = arch::threadState();
+  if (State.Level > 0)
+    --State.Level;
+  restoreRegionView(State);
 }
 
 extern "C" void __kmpc_push_num_threads(IdentTy *Loc, int32_t Gtid,
                                         int32_t NumThreads) {
   OMPX_FORWARD_TO_HOST(__kmpc_push_num_threads, void,
                        (IdentTy *, int32_t, int32_t), Loc, Gtid, NumThreads);
-  ownThreadState().PushedNumThreads = NumThreads;
+  // No block has more than 0x7fff threads: a larger clause asks for all.
+  arch::threadState().PushedNumThreads =
+      int16_t(NumThreads > 0x7fff ? 0x7fff : NumThreads > 0 ? NumThreads : -1);
 }
 
 extern "C" void __kmpc_push_proc_bind(IdentTy *Loc, int32_t Gtid,
@@ -292,10 +266,10 @@ extern "C" void __kmpc_push_proc_bind(IdentTy *Loc, int32_t Gtid,
 }
 
 extern "C" uint16_t __kmpc_parallel_level(IdentTy *, int32_t) {
-  return uint16_t(currentLevel());
+  return uint16_t(arch::threadState().Level);
 }
 
 extern "C" int32_t __kmpc_global_thread_num(IdentTy *Loc) {
   OMPX_FORWARD_TO_HOST(__kmpc_global_thread_num, int32_t, (IdentTy *), Loc);
-  return int32_t(currentThreadNum());
+  return int32_t(arch::threadState().ThreadNum);
 }

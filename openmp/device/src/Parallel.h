@@ -49,7 +49,7 @@ void runRegionAsMember(void *Fn, void **Args, uint64_t NumArgs,
 
 /// Threads of a new level-1 region: those available to regions, limited by
 /// a num_threads clause (when positive) or, without one, by nthreads-var.
-uint32_t chooseTeamSize(int32_t NumThreadsClause);
+uint32_t chooseTeamSize(int32_t NumThreadsClause, const ThreadState &State);
 
 /// Recomputes omp_get_thread_num/omp_get_num_threads from the level.
 void restoreRegionView(ThreadState &State);

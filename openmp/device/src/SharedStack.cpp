@@ -33,11 +33,11 @@ extern "C" {
 void *__kmpc_alloc_shared(uint64_t Bytes) {
   size_t Size = roundUp(size_t(Bytes));
   size_t SliceSize;
-  uint32_t *Used;
+  uint16_t *Used;
   if (char *Slice = arch::threadScratch(SliceSize, Used)) {
     if (*Used + Size <= SliceSize) {
       void *Ptr = Slice + *Used;
-      *Used += uint32_t(Size);
+      *Used = uint16_t(*Used + Size);
       return Ptr;
     }
   }
@@ -52,7 +52,7 @@ void __kmpc_free_shared(void *Ptr, uint64_t Bytes) {
   if (!Ptr)
     return;
   size_t SliceSize;
-  uint32_t *Used;
+  uint16_t *Used;
   char *Slice = arch::threadScratch(SliceSize, Used);
   char *P = static_cast<char *>(Ptr);
   if (Slice && P >= Slice && P < Slice + SliceSize) {
@@ -61,7 +61,7 @@ void __kmpc_free_shared(void *Ptr, uint64_t Bytes) {
                 "__kmpc_alloc_shared gave this thread (frees must be LIFO, "
                 "with the allocated size)");
     // Frees are LIFO: everything from Ptr up is released.
-    *Used = uint32_t(P - Slice);
+    *Used = uint16_t(P - Slice);
     return;
   }
   arch::freeGlobal(Ptr);

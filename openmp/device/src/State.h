@@ -8,9 +8,8 @@
 //
 // What the runtime remembers while a kernel runs. TeamState is shared by the
 // threads of one team (team-shared memory on a GPU); ThreadState belongs to
-// one thread, where it has one (see ThreadState). The architecture layer owns
-// the storage (arch::teamState(), arch::threadStateIfAny()); the core
-// initializes it in __kmpc_target_init.
+// one thread. The architecture layer owns the storage (arch::teamState(),
+// arch::threadState()); the core initializes it in __kmpc_target_init.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,18 +72,6 @@ struct TeamState {
   TaskReduction *TaskModifierReduction[2];
 
   DispatchBuffer Dispatch[NumDispatchBuffers];
-
-  /// What a thread with no ThreadState of its own sees (GPUs give a thread
-  /// one only when it needs it, see ThreadState). RegionTeamSize is the
-  /// size of the level-1 region in progress, 0 outside one: its members are
-  /// the threads 0..RegionTeamSize-1 of the block, numbered by their id.
-  uint32_t RegionTeamSize;
-  /// Level-1 regions the team has started; names their dynamic loops.
-  uint32_t RegionSerial;
-  /// The ICVs of the team's sequential part, which its regions inherit.
-  uint32_t NThreadsVar;
-  int32_t RunSchedKind;
-  int32_t RunSchedChunk;
 };
 
 /// Per-thread state of a dynamically scheduled loop.
@@ -101,46 +88,59 @@ struct DispatchState {
   uint8_t Drained;       // this thread saw the end of the loop
 };
 
-/// What one thread remembers beyond its team's view. On the CPU device every
-/// thread has one for the whole kernel. On GPUs a thread has one only from
-/// the moment it needs one (a nested or serialized region, an ICV set inside
-/// a region, a dynamically scheduled loop, a taskgroup, a pushed num_threads
-/// clause) until the level-1 region it was made in ends, or the kernel ends:
-/// a kernel that needs none keeps no per-thread memory at all (upstream's
-/// runtime keeps its thread states lazily for the same reason: 256 threads
-/// x 128 bytes of team-shared memory cost every kernel occupancy).
-struct ThreadState {
-  /// Nesting depth of parallel regions around the thread (omp_get_level).
-  uint32_t Level;
-  /// 1 when the outermost enclosing region runs on more than one thread.
-  uint32_t ActiveLevel;
-  /// omp_get_thread_num / omp_get_num_threads of the innermost region.
-  uint32_t ThreadNum;
-  uint32_t TeamSize;
-  /// The same for the level-1 region (omp_get_ancestor_thread_num(1)).
-  uint32_t Level1ThreadNum;
-  uint32_t Level1TeamSize;
-  /// nthreads-var ICV (omp_set_num_threads) and a pending num_threads clause.
-  uint32_t NThreadsVar;
-  int32_t PushedNumThreads;
+/// What a thread needs only for some constructs: a dynamically scheduled
+/// loop, taskgroups, a run-sched-var it set. Kept out of ThreadState, which
+/// every thread of every kernel has; a GPU thread gets its ThreadExtras from
+/// the device heap the first time it needs them, for the rest of the kernel
+/// (ompx::threadExtras).
+struct ThreadExtras {
   /// run-sched-var ICV.
   int32_t RunSchedKind;
   int32_t RunSchedChunk;
-  /// Level-1 regions this thread has taken part in; the same on every
-  /// member of a region, so it names the region's dynamic loops.
-  uint32_t RegionSerial;
-  /// Dynamically scheduled loops this thread started in its region.
-  uint32_t LoopInRegion;
-  /// Bytes of this thread's slice of the team scratch memory in use.
-  uint32_t StackUsed;
   /// Taskgroups the thread is inside, and the task reductions they opened,
   /// innermost first (TaskReduction.cpp).
   uint32_t TaskgroupDepth;
   TaskReduction *TaskReductions;
-  /// Made inside a level-1 region (GPUs): released when the region ends.
-  uint8_t MadeInRegion;
   DispatchState Dispatch;
 };
+
+/// Thread numbers and team sizes fit 16 bits: blocks are at most
+/// MaxThreadsPerBlock (GPUs) or a CPU team's threads.
+struct ThreadState {
+  /// Nesting depth of parallel regions around the thread (omp_get_level).
+  uint8_t Level;
+  /// 1 when the outermost enclosing region runs on more than one thread.
+  uint8_t ActiveLevel;
+  /// Dynamically scheduled loops this thread started in its region.
+  uint16_t LoopInRegion;
+  /// omp_get_thread_num / omp_get_num_threads of the innermost region.
+  uint16_t ThreadNum;
+  uint16_t TeamSize;
+  /// The same for the level-1 region (omp_get_ancestor_thread_num(1)).
+  uint16_t Level1ThreadNum;
+  uint16_t Level1TeamSize;
+  /// nthreads-var ICV (omp_set_num_threads; 0: none) and a pending
+  /// num_threads clause (-1: none), clamped to 16 bits: no block is larger.
+  uint16_t NThreadsVar;
+  int16_t PushedNumThreads;
+  /// Bytes of this thread's slice of the team scratch memory in use (the
+  /// CPU device; GPUs count their leader's in team-shared memory).
+  uint16_t StackUsed;
+  /// Level-1 regions this thread has taken part in; the same on every
+  /// member of a region, so it names the region's dynamic loops.
+  uint32_t RegionSerial;
+};
+// Every thread of a block has one in team-shared memory on a GPU (256 of
+// them), so each byte here costs 256 of the block's shared memory, and every
+// kernel pays it in occupancy: what only some constructs need belongs in
+// ThreadExtras.
+static_assert(sizeof(ThreadState) <= 24,
+              "ThreadState grew: it lives in team-shared memory per thread");
+
+/// Clamps a thread count to what ThreadState's 16-bit fields hold.
+inline uint16_t clampThreads(uint32_t Threads) {
+  return Threads > 0xffffu ? uint16_t(0xffffu) : uint16_t(Threads);
+}
 
 /// The roles of a generic-mode block of \p BlockSize threads that run in
 /// lockstep groups of \p WarpSize. A thread spinning at a barrier keeps
@@ -180,27 +180,11 @@ bool isTeamLeader();
 
 /// Starts a thread's state for a new kernel.
 void initThreadState(ThreadState &State);
+void initThreadExtras(ThreadExtras &Extras);
 
-/// The calling thread's state, made from its team's view when it has none
-/// yet (see ThreadState). Use it to change what the thread remembers; the
-/// queries below read without making one.
-ThreadState &ownThreadState();
-
-/// Releases the calling thread's state when it was made inside the level-1
-/// region that is ending (GPUs), after its level went back to 0.
-void releaseRegionThreadState();
-
-/// The calling thread's view: its own state where it has one, else what
-/// its team's state implies.
-uint32_t currentLevel();
-uint32_t currentActiveLevel();
-uint32_t currentThreadNum();
-uint32_t currentTeamSize();
-uint32_t level1ThreadNum();
-uint32_t level1TeamSize();
-uint32_t currentNThreadsVar();
-int32_t currentRunSchedKind();
-int32_t currentRunSchedChunk();
+/// The calling thread's extras, made when it has none yet; or, with
+/// \p Create false, nullptr then.
+ThreadExtras *threadExtras(bool Create);
 
 /// The threads taking part in a barrier issued by the calling thread: the
 /// innermost active region, or every thread of the block when an SPMD
@@ -218,6 +202,10 @@ void teamBarrier();
 inline uint32_t *criticalWord(CriticalNameTy *Name) {
   return reinterpret_cast<uint32_t *>(&(*Name)[7]);
 }
+
+/// Device thread-number queries the API and the worksharing code share.
+inline uint32_t currentThreadNum() { return arch::threadState().ThreadNum; }
+inline uint32_t currentTeamSize() { return arch::threadState().TeamSize; }
 
 } // namespace ompx
 

@@ -158,7 +158,7 @@ void freeReduction(TaskReduction *Reduction) {
 /// Puts \p Reduction on the calling thread's stack, in its innermost
 /// taskgroup.
 void *openReduction(TaskReduction *Reduction) {
-  ThreadState &State = ownThreadState();
+  ThreadExtras &State = *threadExtras(/*Create=*/true);
   if (State.TaskgroupDepth == 0)
     arch::fatal("task reduction opened outside a taskgroup");
   Reduction->TaskgroupDepth = State.TaskgroupDepth;
@@ -227,14 +227,13 @@ bool names(const TaskReductionItem &Item, uint32_t Copies,
 
 namespace ompx {
 
-// A taskgroup is the thread's own: it needs a state of its own.
-void beginTaskgroup() { ++ownThreadState().TaskgroupDepth; }
+void beginTaskgroup() { ++threadExtras(/*Create=*/true)->TaskgroupDepth; }
 
 void endTaskgroup() {
-  ThreadState *Own = arch::threadStateIfAny();
-  if (!Own || Own->TaskgroupDepth == 0)
+  ThreadExtras *Extras = threadExtras(/*Create=*/false);
+  if (!Extras || Extras->TaskgroupDepth == 0)
     return;
-  ThreadState &State = *Own;
+  ThreadExtras &State = *Extras;
   while (TaskReduction *Reduction = State.TaskReductions) {
     if (Reduction->TaskgroupDepth != State.TaskgroupDepth)
       break;
@@ -289,7 +288,7 @@ void __kmpc_task_reduction_modifier_fini(IdentTy *Loc, int32_t Gtid,
                                          int32_t IsWs) {
   OMPX_FORWARD_TO_HOST(__kmpc_task_reduction_modifier_fini, void,
                        (IdentTy *, int32_t, int32_t), Loc, Gtid, IsWs);
-  ThreadState &State = ownThreadState();
+  ThreadExtras &State = *threadExtras(/*Create=*/true);
   TaskReduction *Reduction = State.TaskReductions;
   if (Reduction && Reduction->TaskgroupDepth == State.TaskgroupDepth &&
       Reduction->Copies > 1) {
@@ -309,8 +308,8 @@ void *__kmpc_task_reduction_get_th_data(int32_t Gtid, void *Taskgroup,
                        (int32_t, void *, void *), Gtid, Taskgroup, Item);
   auto *Reduction = static_cast<TaskReduction *>(Taskgroup);
   if (!Reduction)
-    if (ThreadState *State = arch::threadStateIfAny())
-      Reduction = State->TaskReductions;
+    if (ThreadExtras *Extras = threadExtras(/*Create=*/false))
+      Reduction = Extras->TaskReductions;
   for (; Reduction; Reduction = Reduction->Enclosing)
     for (uint32_t I = 0; I < Reduction->NumItems; ++I) {
       TaskReductionItem &Entry = Reduction->Items[I];

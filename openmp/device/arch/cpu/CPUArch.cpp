@@ -32,6 +32,7 @@ DeviceThread *self() {
 /// What a thread that is not a device thread sees: the initial thread of a
 /// team of one (used when the host runtime is absent, e.g. in unit tests).
 __thread ThreadState FallbackThread;
+__thread ThreadExtras FallbackExtras;
 __thread bool FallbackThreadReady = false;
 __thread TeamState FallbackTeam;
 
@@ -142,8 +143,7 @@ void arch::barrier(BarrierId Id, uint32_t Count) {
 void arch::barrierArrive(BarrierId Id, uint32_t Count) { barrier(Id, Count); }
 
 // A group's barriers start at zero when the pool creates it, and every
-// round leaves Arrived at zero for the next team; thread states and scratch
-// belong to the group's threads for the whole kernel.
+// round leaves Arrived at zero for the next team.
 void arch::initTeam() {}
 
 TeamState &arch::teamState() {
@@ -151,37 +151,46 @@ TeamState &arch::teamState() {
   return T ? T->MyGroup->State : FallbackTeam;
 }
 
-// Host threads have memory of their own to spare, so every one keeps its
-// state for the whole kernel and never follows its team's view.
-ThreadState *arch::threadStateIfAny() {
+ThreadState &arch::threadState() {
   if (DeviceThread *T = self())
-    return &T->State;
+    return T->State;
   if (!FallbackThreadReady) {
     initThreadState(FallbackThread);
+    initThreadExtras(FallbackExtras);
     FallbackThreadReady = true;
   }
-  return &FallbackThread;
+  return FallbackThread;
 }
-
-ThreadState &arch::makeThreadState(bool &Made) {
-  Made = false;
-  return *threadStateIfAny();
-}
-
-void arch::dropThreadState() {}
-void arch::endThreadStates() {}
 
 // Every thread has an equal slice of its group's scratch memory.
-char *arch::threadScratch(size_t &Size, uint32_t *&Used) {
+char *arch::threadScratch(size_t &Size, uint16_t *&Used) {
   DeviceThread *T = self();
   if (!T || !T->MyGroup->Scratch || !T->NumThreads)
     return nullptr;
   Size = (T->MyGroup->ScratchSize / T->NumThreads) & ~size_t(15);
+  if (Size > 0xfff0) // what the 16-bit count holds
+    Size = 0xfff0;
   if (Size == 0)
     return nullptr;
   Used = &T->State.StackUsed;
   return static_cast<char *>(T->MyGroup->Scratch) + Size * T->ThreadId;
 }
+
+// Host threads have memory to spare: every one has its extras for the
+// whole kernel, started afresh for each team (CPULaunch.cpp).
+ThreadExtras *arch::threadExtras(bool, bool &Made) {
+  Made = false;
+  if (DeviceThread *T = self())
+    return &T->Extras;
+  if (!FallbackThreadReady) {
+    initThreadState(FallbackThread);
+    initThreadExtras(FallbackExtras);
+    FallbackThreadReady = true;
+  }
+  return &FallbackExtras;
+}
+
+void arch::endThreadExtras() {}
 
 void *arch::dynamicSharedMemory() {
   DeviceThread *T = self();

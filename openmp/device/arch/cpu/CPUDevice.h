@@ -45,6 +45,7 @@ struct Launch;
 /// Identity and state of one device thread.
 struct DeviceThread {
   ThreadState State;
+  ThreadExtras Extras;
   Group *MyGroup;
   Launch *MyLaunch;
   uint32_t ThreadId;
