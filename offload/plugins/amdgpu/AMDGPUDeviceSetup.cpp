@@ -119,12 +119,7 @@ Status AMDGPUDevice::initialize() {
 }
 
 Status AMDGPUDevice::checkUnifiedMemory() const {
-  std::string Missing = missingForUnifiedMemory(Runtime);
-  if (Missing.empty())
-    return Status::ok();
-  return Status::error("'#pragma omp requires unified_shared_memory' "
-                       "cannot be honoured on %s: %s",
-                       deviceText().c_str(), Missing.c_str());
+  return unifiedMemoryRefusal(deviceText(), missingForUnifiedMemory(Runtime));
 }
 
 DeviceProperties AMDGPUDevice::getProperties() {

@@ -71,14 +71,8 @@ Status AMDGPUDevice::gridFor(const AMDGPUKernel &Kernel,
   if (Kernel.MaxFlatWorkgroupSize &&
       Kernel.MaxFlatWorkgroupSize < Limits.MaxBareThreadsPerBlock)
     Limits.MaxBareThreadsPerBlock = Kernel.MaxFlatWorkgroupSize;
-  applyLaunchKnobs(Knobs, Limits);
-  std::string Refused =
-      chooseLaunchGrid(Kernel.Config, gridRequestOf(Params), Limits, Out);
-  if (!Refused.empty())
-    return Status::error("%s: cannot launch kernel '%s': %s",
-                         deviceText().c_str(), Kernel.Name.c_str(),
-                         Refused.c_str());
-  return Status::ok();
+  return chooseGridWithin(Limits, Knobs, Kernel.Config, Params, deviceText(),
+                          Kernel.Name, Out);
 }
 
 Status AMDGPUDevice::queueLaunch(const AMDGPUKernel &Kernel, void **Args,

@@ -91,12 +91,8 @@ Status CUDADevice::applyLimits() {
 }
 
 Status CUDADevice::checkUnifiedMemory() const {
-  std::string Missing = missingForUnifiedMemory(Driver, Device);
-  if (Missing.empty())
-    return Status::ok();
-  return Status::error("'#pragma omp requires unified_shared_memory' "
-                       "cannot be honoured on %s: %s",
-                       deviceText().c_str(), Missing.c_str());
+  return unifiedMemoryRefusal(deviceText(),
+                              missingForUnifiedMemory(Driver, Device));
 }
 
 DeviceProperties CUDADevice::getProperties() {

@@ -60,14 +60,8 @@ Status CUDADevice::gridFor(const CUDAKernel &Kernel,
   Limits.DefaultBlocks =
       uint32_t(Multiprocessors > 0 ? Multiprocessors : 1) * 4;
   Limits.MaxBareThreadsPerBlock = Kernel.MaxThreads ? Kernel.MaxThreads : 1024;
-  applyLaunchKnobs(Knobs, Limits);
-  std::string Refused =
-      chooseLaunchGrid(Kernel.Config, gridRequestOf(Params), Limits, Out);
-  if (!Refused.empty())
-    return Status::error("%s: cannot launch kernel '%s': %s",
-                         deviceText().c_str(), Kernel.Name.c_str(),
-                         Refused.c_str());
-  return Status::ok();
+  return chooseGridWithin(Limits, Knobs, Kernel.Config, Params, deviceText(),
+                          Kernel.Name, Out);
 }
 
 Status CUDADevice::allocateLaunchBuffer(uint64_t Bytes, const std::string &What,

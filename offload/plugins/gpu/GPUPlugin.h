@@ -28,6 +28,7 @@
 
 #include "Guarded.h"
 #include "KernelGrid.h"
+#include "LaunchKnobs.h"
 #include "NoDeviceReport.h"
 #include "PluginInterface.h"
 
@@ -50,6 +51,36 @@ inline GridRequest gridRequestOf(const KernelLaunchParams &Params) {
     Request.ThreadLimitYZ[D] = Params.ThreadLimitYZ[D];
   }
   return Request;
+}
+
+/// The grid of a launch of \p Kernel (named \p KernelName), within the
+/// device's \p Limits once the user's launch knobs applied; or an error
+/// naming the device (\p DeviceText) and the kernel. Both GPU plugins
+/// choose their grids so, from limits of their own.
+inline Status chooseGridWithin(GridLimits Limits, const LaunchKnobs &Knobs,
+                               const KernelConfiguration &Config,
+                               const KernelLaunchParams &Params,
+                               const std::string &DeviceText,
+                               const std::string &KernelName, Grid &Out) {
+  applyLaunchKnobs(Knobs, Limits);
+  std::string Refused =
+      chooseLaunchGrid(Config, gridRequestOf(Params), Limits, Out);
+  if (!Refused.empty())
+    return Status::error("%s: cannot launch kernel '%s': %s",
+                         DeviceText.c_str(), KernelName.c_str(),
+                         Refused.c_str());
+  return Status::ok();
+}
+
+/// checkUnifiedMemory's answer for a device that lacks \p Missing (what
+/// the driver said the device cannot do; empty when it lacks nothing).
+inline Status unifiedMemoryRefusal(const std::string &DeviceText,
+                                   const std::string &Missing) {
+  if (Missing.empty())
+    return Status::ok();
+  return Status::error("'#pragma omp requires unified_shared_memory' "
+                       "cannot be honoured on %s: %s",
+                       DeviceText.c_str(), Missing.c_str());
 }
 
 /// What tells one GPU plugin from the other.
