@@ -19,8 +19,10 @@ How to read the tables: bench/README.md ("Kernel resources").
 
 import argparse
 import concurrent.futures
+import fcntl
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -429,6 +431,10 @@ def build(prog, config, side, cache, cuda, ptxas):
     result = {"ok": True, "command": " ".join(argv), "log": ""}
     if not os.path.exists(done):
         rc, log = build_image(prog, argv, side, work, cuda, ptxas, arch)
+        if rc != 0 and wait_for_project_build():
+            # The prefix was being rebuilt under us (a tool or library
+            # missing for a moment): once that build is over, try again.
+            rc, log = build_image(prog, argv, side, work, cuda, ptxas, arch)
         result["ok"], result["log"] = rc == 0, log
         if rc != 0:
             return result
@@ -447,6 +453,25 @@ def build(prog, config, side, cache, cuda, ptxas):
         result["ok"] = False
         result["log"] = "reading the device image %s failed: %s" % (image, e)
     return result
+
+
+def wait_for_project_build():
+    """Waits until no build of the project runs (they hold an exclusive
+    flock on $OFFLOAD_BUILD_LOCK, default /tmp/build.lock, while they
+    rewrite the build tree and the prefix). False when there is no such
+    lock to wait for."""
+    path = os.environ.get("OFFLOAD_BUILD_LOCK", "/tmp/build.lock")
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        # Shared and released at once: never keeps a build waiting.
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+    return True
 
 
 # Bumped when what a kept build holds changes.
@@ -798,7 +823,6 @@ def table(config, rows, columns):
 
 
 def geomean(values):
-    import math
     values = [v for v in values if v > 0]
     if not values:
         return None
