@@ -410,7 +410,7 @@ def build(prog, config, side, cache, cuda, ptxas):
     "command", "log", "kernels": {name: figures}}. The build is kept (its
     image and ptxas's report, not the program) and redone only when what
     went into it changes; the figures are read again every run."""
-    arch, cflags, triple = CONFIGS[config]
+    arch, cflags, _ = CONFIGS[config]
     driver = side.fc if prog.fortran else side.cc if prog.c else side.cxx
     argv = ([driver, "-O2", "-fopenmp", "--offload-arch=" + arch] + cflags +
             side.flags_of(config, prog.fortran) + prog.flags + prog.sources)
@@ -426,6 +426,18 @@ def build(prog, config, side, cache, cuda, ptxas):
                          ).hexdigest()[:20]
     work = os.path.join(cache, "builds", config, side.name + "-" + side.tag,
                         prog.name.replace("/", "__"))
+    # Two runs on one cache (ctest and a hand run, or two ctests) take
+    # turns per program: the second finds the first's build and reuses it.
+    os.makedirs(os.path.dirname(work), exist_ok=True)
+    with open(work + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return build_locked(prog, config, argv, side, work, cuda, ptxas,
+                            key)
+
+
+def build_locked(prog, config, argv, side, work, cuda, ptxas, key):
+    """build() once it holds the program's lock."""
+    arch, _, triple = CONFIGS[config]
     done = os.path.join(work, "built-" + key)
     image = os.path.join(work, "image." + arch)
     result = {"ok": True, "command": " ".join(argv), "log": ""}
@@ -999,7 +1011,10 @@ def main():
                         os.path.join(beside, "upstream-data")) if d]
         top, why = find_release_source(data, not args.no_fetch)
         if top:
-            rt, why = build_upstream_runtime(top, cache, args.jobs)
+            # One run builds it; another on the same cache waits.
+            with open(os.path.join(cache, "upstream-rt.lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                rt, why = build_upstream_runtime(top, cache, args.jobs)
             if rt:
                 sides["upstream"] = upstream_side(rt, prefix,
                                                   cuda).for_prefix(prefix)
