@@ -182,11 +182,31 @@ def all_programs():
 
 # -------------------------------------------------------------- toolchains
 
-def run(argv, env=None, cwd=None):
-    """(exit code, stdout+stderr) of a command."""
-    proc = subprocess.run(argv, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, env=env,
-                          cwd=cwd, errors="replace")
+def hang_limit():
+    """Seconds one build may take before it is taken for a hang: a guard,
+    never a verdict. 600 (the slowest build takes about 90 s at a load of
+    8 on 2 cores) times OFFLOAD_TEST_TIMEOUT_SCALE and the load per core."""
+    try:
+        scale = max(1, int(os.environ.get("OFFLOAD_TEST_TIMEOUT_SCALE", "1")))
+    except ValueError:
+        scale = 1
+    load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return 600 * scale * max(1.0, load)
+
+
+def run(argv, env=None, cwd=None, guard=False):
+    """(exit code, stdout+stderr) of a command; with guard, killed after
+    hang_limit() seconds."""
+    limit = hang_limit() if guard else None
+    try:
+        proc = subprocess.run(argv, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, env=env,
+                              cwd=cwd, errors="replace", timeout=limit)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout or ""
+        if isinstance(out, bytes):
+            out = out.decode(errors="replace")
+        return 124, out + "\nhang guard fired after %d s" % limit
     return proc.returncode, proc.stdout
 
 
@@ -511,7 +531,7 @@ def build_image(prog, argv, side, work, cuda, ptxas, arch):
         rc, log = run(["cc", "-O2", "-c", c, "-o", objs[-1]])
         if rc:
             return rc, log
-    rc, log = run(argv + objs + ["-o", exe], env=env, cwd=work)
+    rc, log = run(argv + objs + ["-o", exe], env=env, cwd=work, guard=True)
     with open(os.path.join(work, "build.log"), "w") as f:
         f.write(log)
     if rc != 0:
