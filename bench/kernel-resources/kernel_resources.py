@@ -546,14 +546,19 @@ def build_image(prog, argv, side, work, cuda, ptxas, arch):
 
 def extract_image(exe, arch, image):
     """exe's device image for arch into the file image; None, or why not."""
-    off = image + ".offloading"
-    rc, out = run(["llvm-objcopy-22",
-                   "--dump-section=.llvm.offloading=" + off, exe])
-    if rc != 0:
-        return "no .llvm.offloading section in %s: %s" % (exe, out)
-    rc, out = run(["llvm-offload-binary-22", off,
-                   "--image=file=%s,arch=%s" % (image, arch)])
-    os.unlink(off)
+    fd, off = tempfile.mkstemp(dir=os.path.dirname(image),
+                               suffix=".offloading")
+    os.close(fd)
+    try:
+        rc, out = run(["llvm-objcopy-22",
+                       "--dump-section=.llvm.offloading=" + off, exe])
+        if rc != 0:
+            return "no .llvm.offloading section in %s: %s" % (exe, out)
+        rc, out = run(["llvm-offload-binary-22", off,
+                       "--image=file=%s,arch=%s" % (image, arch)])
+    finally:
+        if os.path.exists(off):
+            os.unlink(off)
     if rc != 0 or not os.path.exists(image):
         return "no %s image in %s: %s" % (arch, exe, out)
     return None
