@@ -17,11 +17,13 @@
 #include "GPULTOOptions.h"
 
 #include "offload/Offloading/ObjectEmitter.h"
+#include "offload/Transforms/DirectRegionCalls.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/LTO/LTO.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Support/Caching.h"
@@ -263,6 +265,11 @@ lto::Config makeConfig(const GPUBitcodeLink &Link, std::string &Errors) {
   Conf.RelocModel = Reloc::PIC_;
   Conf.PassPlugins = Link.PassPlugins;
   Conf.PreCodeGenModuleHook = Link.PreCodeGenHook;
+  // After the optimizer, OpenMPOpt included: the device runtime's hidden
+  // region calls become direct for code generation (DirectRegionCalls.h).
+  Conf.PreCodeGenPassesHook = [](legacy::PassManager &PM) {
+    PM.add(offload::createDirectRegionCallsPass());
+  };
   Conf.DiagHandler = [&Errors](const DiagnosticInfo &Info) {
     std::string Message;
     raw_string_ostream OS(Message);

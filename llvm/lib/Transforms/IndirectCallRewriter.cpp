@@ -18,6 +18,7 @@
 
 #include "offload/Transforms/IndirectCallRewriter.h"
 #include "offload/Offloading/OffloadEntries.h"
+#include "offload/Transforms/DirectRegionCalls.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -63,6 +64,8 @@ bool isProvablyDeviceFunction(Value *V, SmallPtrSetImpl<Value *> &Visited) {
     return all_of(Phi->incoming_values(), [&](Value *In) {
       return isProvablyDeviceFunction(In, Visited);
     });
+  if (Value *Hidden = passThroughAsmOperand(V))
+    return isProvablyDeviceFunction(Hidden, Visited);
   return false;
 }
 
@@ -296,13 +299,22 @@ IndirectCallRewriterStats
 rewriteIndirectCalls(Module &M, const IndirectCallRewriterOptions &Options) {
   if (!Options.Force && !isOpenMPDeviceModule(M))
     return {};
-  return Rewriter(M, Options).run();
+  // The optimizer is done (the pass runs last): the runtime's hidden region
+  // calls become direct first, so they need no lookup (DirectRegionCalls.h).
+  unsigned Direct = 0;
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      Direct += makeRegionCallsDirect(F);
+  IndirectCallRewriterStats Stats = Rewriter(M, Options).run();
+  Stats.DirectRegionCalls = Direct;
+  return Stats;
 }
 
 PreservedAnalyses IndirectCallRewriterPass::run(Module &M,
                                                 ModuleAnalysisManager &) {
   IndirectCallRewriterStats Stats = rewriteIndirectCalls(M, Options);
-  if (Stats.RewrittenCalls == 0 && Stats.TranslatedVTables == 0)
+  if (Stats.RewrittenCalls == 0 && Stats.TranslatedVTables == 0 &&
+      Stats.DirectRegionCalls == 0)
     return PreservedAnalyses::all();
   PreservedAnalyses PA;
   PA.preserveSet<CFGAnalyses>();

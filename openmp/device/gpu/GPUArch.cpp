@@ -79,7 +79,8 @@ using ThreadExtrasArray = ThreadExtras **;
 #endif
 OMPX_TEAM_MEMORY OMPX_SHARED TeamState SharedTeam;
 OMPX_TEAM_MEMORY OMPX_SHARED ThreadState SharedThreads[MaxThreadsPerBlock];
-OMPX_TEAM_MEMORY alignas(16) OMPX_SHARED char SharedScratch[TeamScratchBytes];
+OMPX_TEAM_MEMORY OMPX_SHARED char SharedScratch[TeamScratchBytes]
+    __attribute__((aligned(16)));
 OMPX_TEAM_MEMORY OMPX_SHARED uint16_t SharedScratchUsed;
 OMPX_TEAM_MEMORY OMPX_SHARED SoftwareBarrier SharedBarriers[2];
 /// One pointer per thread of the block to its ThreadExtras, in the device
@@ -126,15 +127,15 @@ void softwareBarrier(SoftwareBarrier *B, uint32_t Count) {
 
 } // namespace
 
-uint32_t arch::threadIdInBlock() { return gpu::threadId(); }
-uint32_t arch::numThreadsInBlock() { return gpu::blockSize(); }
-uint32_t arch::blockId() { return gpu::blockId(); }
-uint32_t arch::numBlocks() { return gpu::gridSize(); }
+OMPX_HOT uint32_t arch::threadIdInBlock() { return gpu::threadId(); }
+OMPX_HOT uint32_t arch::numThreadsInBlock() { return gpu::blockSize(); }
+OMPX_HOT uint32_t arch::blockId() { return gpu::blockId(); }
+OMPX_HOT uint32_t arch::numBlocks() { return gpu::gridSize(); }
 // NVIDIA sm_70+ schedules the threads of a warp independently, but the
 // runtime keeps the generic-mode main thread in a warp of its own there as
 // well: AMD wavefronts do run in lockstep, and one rule for both families
 // keeps the grid contract of the plugins the same.
-uint32_t arch::warpSize() { return gpu::warpSize(); }
+OMPX_HOT uint32_t arch::warpSize() { return gpu::warpSize(); }
 
 bool arch::bareThreadIdentity(int, uint32_t &, uint32_t &) { return false; }
 bool arch::bareBlockIdentity(int, uint32_t &, uint32_t &) { return false; }
@@ -156,7 +157,7 @@ enum class BarrierKind {
   Software,
 };
 
-BarrierKind barrierKind(arch::BarrierId Id, uint32_t Count) {
+OMPX_HOT BarrierKind barrierKind(arch::BarrierId Id, uint32_t Count) {
   if (Count <= 1)
     return BarrierKind::Fence;
   if (Count >= gpu::blockSize())
@@ -169,7 +170,7 @@ BarrierKind barrierKind(arch::BarrierId Id, uint32_t Count) {
 
 } // namespace
 
-void arch::barrier(BarrierId Id, uint32_t Count) {
+OMPX_HOT void arch::barrier(BarrierId Id, uint32_t Count) {
   switch (barrierKind(Id, Count)) {
   case BarrierKind::Fence:
     gpu::fenceBlock();
@@ -214,9 +215,9 @@ void arch::initTeam() {
   atomic::store(generic(&SharedThreadsDone), 0u);
 }
 
-TeamState &arch::teamState() { return *generic(&SharedTeam); }
+OMPX_HOT TeamState &arch::teamState() { return *generic(&SharedTeam); }
 
-ThreadState &arch::threadState() {
+OMPX_HOT ThreadState &arch::threadState() {
   uint32_t Tid = gpu::threadId();
   if (Tid >= gpu::MaxThreadsPerBlock)
     fatal("block larger than the device runtime supports (256 threads); "

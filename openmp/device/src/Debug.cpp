@@ -17,19 +17,3 @@ using namespace ompx;
 extern "C" {
 [[gnu::weak]] extern const uint32_t __omp_rtl_debug_kind = 0;
 }
-
-/// The compiler's setting. GCC (which may build the CPU runtime) folds even
-/// a weak constant to its own initializer, so it reads through a volatile
-/// access; clang keeps a weak definition's loads, and folds the compiler's
-/// own value once LTO has picked it (GPU images).
-static uint32_t compiledDebugKind() {
-#if defined(__clang__)
-  return __omp_rtl_debug_kind;
-#else
-  return *static_cast<const volatile uint32_t *>(&__omp_rtl_debug_kind);
-#endif
-}
-
-bool ompx::debugChecks() {
-  return ((compiledDebugKind() | deviceEnvironment().DeviceDebugKind) & 1) != 0;
-}

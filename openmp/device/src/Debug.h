@@ -19,11 +19,31 @@
 #ifndef OPENMP_DEVICE_SRC_DEBUG_H
 #define OPENMP_DEVICE_SRC_DEBUG_H
 
-#include "Arch.h"
+#include "DeviceEnvironment.h"
+
+extern "C" {
+/// The compiler's setting (Debug.cpp has the fallback definition).
+extern const uint32_t __omp_rtl_debug_kind;
+}
 
 namespace ompx {
-/// Whether the runtime checks its invariants (see the file comment).
-bool debugChecks();
+/// The compiler's setting. GCC (which may build the CPU runtime) folds even
+/// a weak constant to its own initializer where it sees one, so it reads
+/// through a volatile access; clang keeps a weak definition's loads, and
+/// folds the compiler's own value once LTO has picked it (GPU images).
+inline uint32_t compiledDebugKind() {
+#if defined(__clang__)
+  return __omp_rtl_debug_kind;
+#else
+  return *static_cast<const volatile uint32_t *>(&__omp_rtl_debug_kind);
+#endif
+}
+
+/// Whether the runtime checks its invariants (see the file comment). Inline:
+/// every check asks, on the kernels' hot paths.
+inline bool debugChecks() {
+  return ((compiledDebugKind() | deviceEnvironment().DeviceDebugKind) & 1) != 0;
+}
 } // namespace ompx
 
 /// Checks \p Cond when debugChecks() is on; \p What says what went wrong in

@@ -15,7 +15,3 @@ using namespace ompx;
 extern "C" {
 OMPX_EXPORTED_GLOBAL DeviceEnvironmentTy __omp_rtl_device_environment = {};
 }
-
-const DeviceEnvironmentTy &ompx::deviceEnvironment() {
-  return __omp_rtl_device_environment;
-}

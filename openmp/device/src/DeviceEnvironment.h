@@ -11,10 +11,17 @@
 
 #include "Arch.h"
 
+/// Defined once per image (DeviceEnvironment.cpp); read inline, so that a
+/// kernel's checks of it need no call.
+extern "C" OMPX_EXPORTED_GLOBAL ompx::DeviceEnvironmentTy
+    __omp_rtl_device_environment;
+
 namespace ompx {
 /// `__omp_rtl_device_environment`, which a plugin may fill in after loading
 /// the image (device number, number of devices, indirect-call table).
-const DeviceEnvironmentTy &deviceEnvironment();
+inline const DeviceEnvironmentTy &deviceEnvironment() {
+  return __omp_rtl_device_environment;
+}
 } // namespace ompx
 
 #endif // OPENMP_DEVICE_SRC_DEVICEENVIRONMENT_H

@@ -60,8 +60,8 @@ void runWorkerLoop(TeamState &Team) {
 
 } // namespace
 
-extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
-                                      KernelLaunchEnvironmentTy *LaunchEnv) {
+extern "C" OMPX_HOT int32_t __kmpc_target_init(
+    KernelEnvironmentTy *KernelEnv, KernelLaunchEnvironmentTy *LaunchEnv) {
   TeamState &Team = arch::teamState();
   uint32_t Tid = arch::threadIdInBlock();
   uint32_t BlockSize = arch::numThreadsInBlock();
@@ -118,7 +118,7 @@ extern "C" int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
   return int32_t(Tid);
 }
 
-extern "C" void __kmpc_target_deinit() {
+extern "C" OMPX_HOT void __kmpc_target_deinit() {
   TeamState &Team = arch::teamState();
   OMPX_ASSERT(arch::threadState().Level == 0,
               "__kmpc_target_deinit inside a parallel region");

@@ -27,7 +27,8 @@ using namespace ompx;
 
 namespace {
 
-void callRegion(void *Fn, void **Args, uint64_t NumArgs, int32_t ThreadNum) {
+OMPX_HOT void callRegion(void *Fn, void **Args, uint64_t NumArgs,
+                         int32_t ThreadNum) {
   int32_t Gtid = ThreadNum;
   int32_t Zero = 0;
   if (!invokeRegion(hideFromOptimizer(Fn), &Gtid, &Zero, Args, NumArgs))
@@ -98,19 +99,20 @@ void ompx::restoreRegionView(ThreadState &State) {
   }
 }
 
-void ompx::runRegionAsMember(void *Fn, void **Args, uint64_t NumArgs,
-                             uint32_t ThreadNum, uint32_t TeamSize,
-                             uint32_t RegionSerial) {
+OMPX_HOT void ompx::runRegionAsMember(void *Fn, void **Args, uint64_t NumArgs,
+                                      uint32_t ThreadNum, uint32_t TeamSize,
+                                      uint32_t RegionSerial) {
   ThreadState &State = arch::threadState();
   enterLevel1Region(State, ThreadNum, TeamSize, RegionSerial);
   callRegion(Fn, Args, NumArgs, int32_t(ThreadNum));
   leaveLevel1Region(State);
 }
 
-extern "C" void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
-                                   int32_t NumThreads, int32_t, void *Fn,
-                                   void *WrapperFn, void **Args,
-                                   int64_t NumArgs, int32_t) {
+extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
+                                            int32_t NumThreads, int32_t,
+                                            void *Fn, void *WrapperFn,
+                                            void **Args, int64_t NumArgs,
+                                            int32_t) {
   ThreadState &State = arch::threadState();
   TeamState &Team = arch::teamState();
   if (NumThreads <= 0)
@@ -269,7 +271,7 @@ extern "C" uint16_t __kmpc_parallel_level(IdentTy *, int32_t) {
   return uint16_t(arch::threadState().Level);
 }
 
-extern "C" int32_t __kmpc_global_thread_num(IdentTy *Loc) {
+extern "C" OMPX_HOT int32_t __kmpc_global_thread_num(IdentTy *Loc) {
   OMPX_FORWARD_TO_HOST(__kmpc_global_thread_num, int32_t, (IdentTy *), Loc);
   return int32_t(arch::threadState().ThreadNum);
 }

@@ -30,7 +30,7 @@ size_t roundUp(size_t Bytes) {
 } // namespace
 
 extern "C" {
-void *__kmpc_alloc_shared(uint64_t Bytes) {
+OMPX_HOT void *__kmpc_alloc_shared(uint64_t Bytes) {
   size_t Size = roundUp(size_t(Bytes));
   size_t SliceSize;
   uint16_t *Used;
@@ -48,7 +48,7 @@ void *__kmpc_alloc_shared(uint64_t Bytes) {
   return Ptr;
 }
 
-void __kmpc_free_shared(void *Ptr, uint64_t Bytes) {
+OMPX_HOT void __kmpc_free_shared(void *Ptr, uint64_t Bytes) {
   if (!Ptr)
     return;
   size_t SliceSize;

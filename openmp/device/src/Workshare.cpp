@@ -25,8 +25,9 @@ namespace {
 /// Rewrites inclusive bounds [*Lower, *Upper] with increment \p Incr for
 /// participant \p Id of \p N under schedule \p Sched.
 template <typename T, typename ST>
-void staticInit(int32_t Sched, int32_t *LastIter, T *Lower, T *Upper,
-                ST *Stride, ST Incr, ST Chunk, uint64_t N, uint64_t Id) {
+OMPX_HOT void staticInit(int32_t Sched, int32_t *LastIter, T *Lower, T *Upper,
+                         ST *Stride, ST Incr, ST Chunk, uint64_t N,
+                         uint64_t Id) {
   Sched &= ~ScheduleModifierMask;
   uint64_t Trip = loopTripCount<T, ST>(*Lower, *Upper, Incr);
   T Base = *Lower;
@@ -68,15 +69,15 @@ void staticInit(int32_t Sched, int32_t *LastIter, T *Lower, T *Upper,
 }
 
 template <typename T, typename ST>
-void forStaticInit(int32_t Sched, int32_t *LastIter, T *Lower, T *Upper,
-                   ST *Stride, ST Incr, ST Chunk) {
+OMPX_HOT void forStaticInit(int32_t Sched, int32_t *LastIter, T *Lower,
+                            T *Upper, ST *Stride, ST Incr, ST Chunk) {
   staticInit<T, ST>(Sched, LastIter, Lower, Upper, Stride, Incr, Chunk,
                     currentTeamSize(), currentThreadNum());
 }
 
 template <typename T, typename ST>
-void distributeStaticInit(int32_t Sched, int32_t *LastIter, T *Lower, T *Upper,
-                          ST *Stride, ST Incr, ST Chunk) {
+OMPX_HOT void distributeStaticInit(int32_t Sched, int32_t *LastIter, T *Lower,
+                                   T *Upper, ST *Stride, ST Incr, ST Chunk) {
   staticInit<T, ST>(Sched, LastIter, Lower, Upper, Stride, Incr, Chunk,
                     arch::numBlocks(), arch::blockId());
 }
@@ -86,9 +87,11 @@ void distributeStaticInit(int32_t Sched, int32_t *LastIter, T *Lower, T *Upper,
 extern "C" {
 // libomp has the __kmpc_for_static_init_* names too; the CPU layer sends
 // calls from host threads there.
-void __kmpc_for_static_init_4(IdentTy *Loc, int32_t Gtid, int32_t Sched,
-                              int32_t *LastIter, int32_t *Lower, int32_t *Upper,
-                              int32_t *Stride, int32_t Incr, int32_t Chunk) {
+OMPX_HOT void __kmpc_for_static_init_4(IdentTy *Loc, int32_t Gtid,
+                                       int32_t Sched, int32_t *LastIter,
+                                       int32_t *Lower, int32_t *Upper,
+                                       int32_t *Stride, int32_t Incr,
+                                       int32_t Chunk) {
   OMPX_FORWARD_TO_HOST(__kmpc_for_static_init_4, void,
                        (IdentTy *, int32_t, int32_t, int32_t *, int32_t *,
                         int32_t *, int32_t *, int32_t, int32_t),
@@ -97,10 +100,11 @@ void __kmpc_for_static_init_4(IdentTy *Loc, int32_t Gtid, int32_t Sched,
   forStaticInit<int32_t, int32_t>(Sched, LastIter, Lower, Upper, Stride, Incr,
                                   Chunk);
 }
-void __kmpc_for_static_init_4u(IdentTy *Loc, int32_t Gtid, int32_t Sched,
-                               int32_t *LastIter, uint32_t *Lower,
-                               uint32_t *Upper, int32_t *Stride, int32_t Incr,
-                               int32_t Chunk) {
+OMPX_HOT void __kmpc_for_static_init_4u(IdentTy *Loc, int32_t Gtid,
+                                        int32_t Sched, int32_t *LastIter,
+                                        uint32_t *Lower, uint32_t *Upper,
+                                        int32_t *Stride, int32_t Incr,
+                                        int32_t Chunk) {
   OMPX_FORWARD_TO_HOST(__kmpc_for_static_init_4u, void,
                        (IdentTy *, int32_t, int32_t, int32_t *, uint32_t *,
                         uint32_t *, int32_t *, int32_t, int32_t),
@@ -109,9 +113,11 @@ void __kmpc_for_static_init_4u(IdentTy *Loc, int32_t Gtid, int32_t Sched,
   forStaticInit<uint32_t, int32_t>(Sched, LastIter, Lower, Upper, Stride, Incr,
                                    Chunk);
 }
-void __kmpc_for_static_init_8(IdentTy *Loc, int32_t Gtid, int32_t Sched,
-                              int32_t *LastIter, int64_t *Lower, int64_t *Upper,
-                              int64_t *Stride, int64_t Incr, int64_t Chunk) {
+OMPX_HOT void __kmpc_for_static_init_8(IdentTy *Loc, int32_t Gtid,
+                                       int32_t Sched, int32_t *LastIter,
+                                       int64_t *Lower, int64_t *Upper,
+                                       int64_t *Stride, int64_t Incr,
+                                       int64_t Chunk) {
   OMPX_FORWARD_TO_HOST(__kmpc_for_static_init_8, void,
                        (IdentTy *, int32_t, int32_t, int32_t *, int64_t *,
                         int64_t *, int64_t *, int64_t, int64_t),
@@ -120,10 +126,11 @@ void __kmpc_for_static_init_8(IdentTy *Loc, int32_t Gtid, int32_t Sched,
   forStaticInit<int64_t, int64_t>(Sched, LastIter, Lower, Upper, Stride, Incr,
                                   Chunk);
 }
-void __kmpc_for_static_init_8u(IdentTy *Loc, int32_t Gtid, int32_t Sched,
-                               int32_t *LastIter, uint64_t *Lower,
-                               uint64_t *Upper, int64_t *Stride, int64_t Incr,
-                               int64_t Chunk) {
+OMPX_HOT void __kmpc_for_static_init_8u(IdentTy *Loc, int32_t Gtid,
+                                        int32_t Sched, int32_t *LastIter,
+                                        uint64_t *Lower, uint64_t *Upper,
+                                        int64_t *Stride, int64_t Incr,
+                                        int64_t Chunk) {
   OMPX_FORWARD_TO_HOST(__kmpc_for_static_init_8u, void,
                        (IdentTy *, int32_t, int32_t, int32_t *, uint64_t *,
                         uint64_t *, int64_t *, int64_t, int64_t),
@@ -132,37 +139,39 @@ void __kmpc_for_static_init_8u(IdentTy *Loc, int32_t Gtid, int32_t Sched,
   forStaticInit<uint64_t, int64_t>(Sched, LastIter, Lower, Upper, Stride, Incr,
                                    Chunk);
 }
-void __kmpc_distribute_static_init_4(IdentTy *, int32_t, int32_t Sched,
-                                     int32_t *LastIter, int32_t *Lower,
-                                     int32_t *Upper, int32_t *Stride,
-                                     int32_t Incr, int32_t Chunk) {
+OMPX_HOT void __kmpc_distribute_static_init_4(IdentTy *, int32_t, int32_t Sched,
+                                              int32_t *LastIter, int32_t *Lower,
+                                              int32_t *Upper, int32_t *Stride,
+                                              int32_t Incr, int32_t Chunk) {
   distributeStaticInit<int32_t, int32_t>(Sched, LastIter, Lower, Upper, Stride,
                                          Incr, Chunk);
 }
-void __kmpc_distribute_static_init_4u(IdentTy *, int32_t, int32_t Sched,
-                                      int32_t *LastIter, uint32_t *Lower,
-                                      uint32_t *Upper, int32_t *Stride,
-                                      int32_t Incr, int32_t Chunk) {
+OMPX_HOT void __kmpc_distribute_static_init_4u(IdentTy *, int32_t,
+                                               int32_t Sched, int32_t *LastIter,
+                                               uint32_t *Lower, uint32_t *Upper,
+                                               int32_t *Stride, int32_t Incr,
+                                               int32_t Chunk) {
   distributeStaticInit<uint32_t, int32_t>(Sched, LastIter, Lower, Upper, Stride,
                                           Incr, Chunk);
 }
-void __kmpc_distribute_static_init_8(IdentTy *, int32_t, int32_t Sched,
-                                     int32_t *LastIter, int64_t *Lower,
-                                     int64_t *Upper, int64_t *Stride,
-                                     int64_t Incr, int64_t Chunk) {
+OMPX_HOT void __kmpc_distribute_static_init_8(IdentTy *, int32_t, int32_t Sched,
+                                              int32_t *LastIter, int64_t *Lower,
+                                              int64_t *Upper, int64_t *Stride,
+                                              int64_t Incr, int64_t Chunk) {
   distributeStaticInit<int64_t, int64_t>(Sched, LastIter, Lower, Upper, Stride,
                                          Incr, Chunk);
 }
-void __kmpc_distribute_static_init_8u(IdentTy *, int32_t, int32_t Sched,
-                                      int32_t *LastIter, uint64_t *Lower,
-                                      uint64_t *Upper, int64_t *Stride,
-                                      int64_t Incr, int64_t Chunk) {
+OMPX_HOT void __kmpc_distribute_static_init_8u(IdentTy *, int32_t,
+                                               int32_t Sched, int32_t *LastIter,
+                                               uint64_t *Lower, uint64_t *Upper,
+                                               int64_t *Stride, int64_t Incr,
+                                               int64_t Chunk) {
   distributeStaticInit<uint64_t, int64_t>(Sched, LastIter, Lower, Upper, Stride,
                                           Incr, Chunk);
 }
-void __kmpc_for_static_fini(IdentTy *Loc, int32_t Gtid) {
+OMPX_HOT void __kmpc_for_static_fini(IdentTy *Loc, int32_t Gtid) {
   OMPX_FORWARD_TO_HOST(__kmpc_for_static_fini, void, (IdentTy *, int32_t), Loc,
                        Gtid);
 }
-void __kmpc_distribute_static_fini(IdentTy *, int32_t) {}
+OMPX_HOT void __kmpc_distribute_static_fini(IdentTy *, int32_t) {}
 }

@@ -77,6 +77,9 @@ struct IndirectCallRewriterStats {
   /// through the lookup.
   unsigned ProvablyDirectCalls = 0;
   unsigned AlreadyTranslatedCalls = 0;
+  /// Calls of the device runtime's hidden region pointers made direct
+  /// before any translation (DirectRegionCalls.h).
+  unsigned DirectRegionCalls = 0;
 };
 
 /// True when \p M is device code the pass should rewrite: an OpenMP device

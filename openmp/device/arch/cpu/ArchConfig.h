@@ -76,4 +76,8 @@ void *hostRuntimeSymbol(const char *Name);
 /// A global the plugin looks up by name in the loaded image.
 #define OMPX_EXPORTED_GLOBAL __attribute__((visibility("default")))
 
+/// GPUs inline the runtime's hot paths into every kernel; host code has no
+/// calling-convention cost worth forcing that for.
+#define OMPX_HOT
+
 #endif // OPENMP_DEVICE_ARCH_CPU_ARCHCONFIG_H

@@ -34,4 +34,20 @@ inline HostNestingBase inPlaceHostNesting() { return {false, 0, 0}; }
 
 #define OMPX_EXPORTED_GLOBAL __attribute__((visibility("protected")))
 
+/// The runtime's hot paths (kernel start and end, parallel regions, static
+/// loops, thread identity, barriers), in the NVPTX compile-time module
+/// (OMPX_INLINE_HOT_PATHS, see gpu/CMakeLists.txt): always inlined into the
+/// kernels of a translation unit compiled without -foffload-lto, as
+/// upstream's runtime is. There the inliner's cost model kept several of
+/// them as calls, each costing the kernel the calling convention's
+/// registers and stack. The device link's LTO inlines them by its own
+/// measure; forcing it there grew every kernel's code (a parallel region's
+/// 65-way argument switch in each) and the gfx90a link of 48 kernels took
+/// 4x longer.
+#if defined(OMPX_INLINE_HOT_PATHS)
+#define OMPX_HOT [[gnu::always_inline]]
+#else
+#define OMPX_HOT
+#endif
+
 #endif // OPENMP_DEVICE_ARCH_GENERIC_ARCHCONFIG_H

@@ -1,0 +1,54 @@
+//===- DirectRegionCalls.h - Direct calls of hidden region pointers -*- C++
+//-*-//
+//
+// Part of the offload toolchain, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE.TXT for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The GPU device runtime calls a parallel region (and a reduction's helpers)
+// through a pointer it first passes through an empty assembler statement
+// (hideFromOptimizer in openmp/device/src/Parallel.h): link-time OpenMPOpt,
+// seeing the pointer, compared every call site with every region of the
+// program and did not finish. Once the runtime is inlined into a kernel, the
+// pointer is the region's function, but the call stays indirect, and a GPU
+// pays for an indirect call: NVPTX passes its arguments through the calling
+// convention, AMDGPU reserves every register and a dynamic stack for an
+// unknown callee. After the optimizer (OpenMPOpt included) is done, these
+// helpers make such a call direct again, so code generation sees the
+// callee it always was.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_TRANSFORMS_DIRECTREGIONCALLS_H
+#define OFFLOAD_TRANSFORMS_DIRECTREGIONCALLS_H
+
+namespace llvm {
+class Function;
+class FunctionPass;
+class Value;
+} // namespace llvm
+
+namespace offload {
+
+/// The operand of an empty assembler statement whose one output is tied to
+/// its one input (`asm("" : "+r"(P))`), which returns the operand unchanged;
+/// nullptr for anything else.
+llvm::Value *passThroughAsmOperand(llvm::Value *V);
+
+/// Makes every call in \p F whose callee is a function passed through such
+/// a statement a direct call of that function. Where the call's prototype
+/// differs from the function's only in 64-bit pointers standing for 64-bit
+/// integers (the runtime passes a region's by-value captures as pointers),
+/// the arguments are converted; a call that differs otherwise is left
+/// alone. Returns the number of calls made direct.
+unsigned makeRegionCallsDirect(llvm::Function &F);
+
+/// makeRegionCallsDirect as a legacy pass, for the code-generation pass
+/// manager of the device links (LTO's PreCodeGenPassesHook).
+llvm::FunctionPass *createDirectRegionCallsPass();
+
+} // namespace offload
+
+#endif // OFFLOAD_TRANSFORMS_DIRECTREGIONCALLS_H

@@ -1,0 +1,59 @@
+; The device runtime passes a parallel region's pointer through an empty
+; assembler statement (hideFromOptimizer) so that link-time OpenMPOpt cannot
+; trace it. Once the runtime is inlined into a kernel, the pass makes such a
+; call a direct call of the region again (NVPTX then needs no calling
+; convention for it, AMDGPU no worst-case registers and dynamic stack) and
+; never routes it through the lookup. A region whose by-value captures are
+; 64-bit integers gets its pointer arguments converted; a prototype that
+; differs in anything else, and a pointer that is not a known function,
+; stay as they were.
+; RUN: %opt-indirect -passes=offload-indirect-calls -S %s | FileCheck %s
+; REQUIRES: indirect-plugin
+
+target datalayout = "e-i64:64-n16:32:64"
+
+define internal void @region(ptr %gtid, ptr %btid, i64 %n, ptr %x) {
+  ret void
+}
+
+define internal void @region_f(ptr %gtid, ptr %btid, float %v) {
+  ret void
+}
+
+; CHECK-LABEL: define void @kernel(
+; CHECK-NOT:     asm
+; CHECK:         %[[N:.+]] = ptrtoint ptr %a0 to i64
+; CHECK-NEXT:    call void @region(ptr %g, ptr %b, i64 %[[N]], ptr %a1)
+; CHECK-NOT:     __llvm_omp_indirect_call_lookup
+; CHECK:         ret void
+define void @kernel(ptr %g, ptr %b, ptr %a0, ptr %a1) {
+  %fn = call ptr asm sideeffect "", "=l,0"(ptr @region)
+  call void %fn(ptr nonnull %g, ptr %b, ptr %a0, ptr %a1)
+  ret void
+}
+
+; A float parameter cannot stand for a pointer: the call stays indirect,
+; and, its target being the function behind the statement, needs no lookup.
+; CHECK-LABEL: define void @float_capture(
+; CHECK:         %fn = call ptr asm sideeffect "", "=l,0"(ptr @region_f)
+; CHECK-NEXT:    call void %fn(ptr %g, ptr %b, ptr %a0)
+; CHECK-NOT:     __llvm_omp_indirect_call_lookup
+define void @float_capture(ptr %g, ptr %b, ptr %a0) {
+  %fn = call ptr asm sideeffect "", "=l,0"(ptr @region_f)
+  call void %fn(ptr %g, ptr %b, ptr %a0)
+  ret void
+}
+
+; Behind the statement an unknown pointer is still translated.
+; CHECK-LABEL: define void @unknown(
+; CHECK:         %[[H:.+]] = call ptr asm sideeffect "", "=l,0"(ptr %p)
+; CHECK-NEXT:    %[[D:.+]] = call ptr @__llvm_omp_indirect_call_lookup(ptr %[[H]])
+; CHECK-NEXT:    call void %[[D]]()
+define void @unknown(ptr %p) {
+  %fn = call ptr asm sideeffect "", "=l,0"(ptr %p)
+  call void %fn()
+  ret void
+}
+
+!llvm.module.flags = !{!0}
+!0 = !{i32 7, !"openmp-device", i32 51}
