@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Debian's ocml (ROCm 5.2) reads __oclc_daz_opt (flush single-precision
-// subnormals to zero?) in its float functions (expf, logf, sqrtf, powf,
-// fmodf, ...). clang-22 no longer links the oclc_daz_opt_*.bc library that
+// subnormals to zero?) in its float functions (fmodf, powf, tgammaf,
+// erff, ...). clang-22 no longer links the oclc_daz_opt_*.bc library that
 // defined it, so without this definition no program calling them linked for
 // an AMD GPU. It comes with the device runtime, weak, so that a definition
 // of the program's own prevails. 0 keeps subnormals, gfx90a's default.
