@@ -32,8 +32,12 @@ namespace {
 /// distribute` around a `parallel`, which still asks for the state machine
 /// and whose team-level code (privatized variables, stores after the inner
 /// region) is correct only when one thread per team runs it.
+/// (The compilers always pass the kernel's environment, a constant. No test
+/// of it for null here: on AMD GPUs the optimizer cannot fold a global's
+/// address compared with a converted null pointer, and the test kept every
+/// SPMD kernel's worker loop, with its indirect region call, alive.)
 bool isSPMDMode(const KernelEnvironmentTy *Env) {
-  if (!Env || !(Env->Configuration.ExecMode & ExecModeSPMD))
+  if (!(Env->Configuration.ExecMode & ExecModeSPMD))
     return false;
   return Env->Configuration.ExecMode != ExecModeGenericSPMD ||
          !Env->Configuration.UseGenericStateMachine;
@@ -65,8 +69,8 @@ extern "C" OMPX_HOT int32_t __kmpc_target_init(
   TeamState &Team = arch::teamState();
   uint32_t Tid = arch::threadIdInBlock();
   uint32_t BlockSize = arch::numThreadsInBlock();
-  bool SPMD = isSPMDMode(KernelEnv);
   OMPX_ASSERT(KernelEnv, "__kmpc_target_init without a kernel environment");
+  bool SPMD = isSPMDMode(KernelEnv);
   OMPX_ASSERT(Tid < BlockSize && arch::blockId() < arch::numBlocks(),
               "thread or block id outside the launch's grid");
 
@@ -112,7 +116,7 @@ extern "C" OMPX_HOT int32_t __kmpc_target_init(
   // its own ("custom") state machine lets the workers through to run it;
   // an idle thread that enters it is sent away by __kmpc_kernel_parallel.
   if (Role == GenericRole::Idle ||
-      (KernelEnv && !KernelEnv->Configuration.UseGenericStateMachine))
+      !KernelEnv->Configuration.UseGenericStateMachine)
     return int32_t(Tid);
   runWorkerLoop(Team);
   return int32_t(Tid);
