@@ -226,12 +226,10 @@ OMPX_HOT ThreadState &arch::threadState() {
 }
 
 namespace {
-/// The team's ThreadExtras pointers, allocated by the first thread that
-/// asks.
-ThreadExtras **extrasArray() {
+/// Allocates the team's ThreadExtras pointers, unless another thread got
+/// there first; returns the array the team keeps.
+ThreadExtras **installExtrasArray() {
   ThreadExtras ***Slot = generic(&SharedExtras);
-  if (ThreadExtras **Array = atomic::load(Slot))
-    return Array;
   size_t Bytes = sizeof(ThreadExtras *) * gpu::MaxThreadsPerBlock;
   auto **Fresh = static_cast<ThreadExtras **>(gpu::allocate(Bytes));
   if (!Fresh)
@@ -254,7 +252,7 @@ ThreadExtras *arch::threadExtras(bool Create, bool &Made) {
   if (!Array) {
     if (!Create)
       return nullptr;
-    Array = extrasArray();
+    Array = installExtrasArray();
   }
   if (Array[Tid] || !Create)
     return Array[Tid];

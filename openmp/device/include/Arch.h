@@ -90,8 +90,8 @@ ThreadState &threadState();
 /// The calling thread's ThreadExtras (State.h). Where they are made on
 /// demand (GPUs), \p Create makes them when missing, and \p Made says so
 /// (the caller initializes them); without \p Create a missing one is
-/// nullptr. Where every thread has them (the CPU device), they are
-/// initialized with the thread's state.
+/// nullptr. Where every thread has them (the CPU device), the launch
+/// starts them afresh for each team.
 ThreadExtras *threadExtras(bool Create, bool &Made);
 /// Called by every thread that calls __kmpc_target_deinit: the last of
 /// them releases the team's ThreadExtras (GPUs).

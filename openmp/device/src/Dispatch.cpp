@@ -93,11 +93,10 @@ void dispatchInit(int32_t Sched, T Lower, T Upper, ST Stride, ST Chunk) {
   }
 }
 
-/// Next chunk as 0-based iteration numbers [Begin, End); false when the
-/// calling thread has no more.
-bool nextChunk(uint64_t &Begin, uint64_t &End) {
+/// Next chunk of the loop \p D describes, as 0-based iteration numbers
+/// [Begin, End); false when the calling thread has no more.
+bool nextChunk(DispatchState &D, uint64_t &Begin, uint64_t &End) {
   ThreadState &State = arch::threadState();
-  DispatchState &D = threadExtras(/*Create=*/true)->Dispatch;
   uint64_t Trip = D.TripCount;
   uint64_t P = D.Participants ? D.Participants : 1;
   uint64_t Id = currentThreadNum();
@@ -168,9 +167,9 @@ bool nextChunk(uint64_t &Begin, uint64_t &End) {
 template <typename T, typename ST>
 int32_t dispatchNext(int32_t *LastIter, T *Lower, T *Upper, ST *Stride) {
   uint64_t Begin, End;
-  if (!nextChunk(Begin, End))
-    return 0;
   DispatchState &D = threadExtras(/*Create=*/true)->Dispatch;
+  if (!nextChunk(D, Begin, End))
+    return 0;
   *Lower = T(D.Lower + int64_t(Begin) * D.Stride);
   *Upper = T(D.Lower + int64_t(End - 1) * D.Stride);
   if (Stride)

@@ -151,14 +151,21 @@ TeamState &arch::teamState() {
   return T ? T->MyGroup->State : FallbackTeam;
 }
 
+namespace {
+/// Starts the fallback thread's state and extras on first use.
+void readyFallbackThread() {
+  if (FallbackThreadReady)
+    return;
+  initThreadState(FallbackThread);
+  initThreadExtras(FallbackExtras);
+  FallbackThreadReady = true;
+}
+} // namespace
+
 ThreadState &arch::threadState() {
   if (DeviceThread *T = self())
     return T->State;
-  if (!FallbackThreadReady) {
-    initThreadState(FallbackThread);
-    initThreadExtras(FallbackExtras);
-    FallbackThreadReady = true;
-  }
+  readyFallbackThread();
   return FallbackThread;
 }
 
@@ -182,11 +189,7 @@ ThreadExtras *arch::threadExtras(bool, bool &Made) {
   Made = false;
   if (DeviceThread *T = self())
     return &T->Extras;
-  if (!FallbackThreadReady) {
-    initThreadState(FallbackThread);
-    initThreadExtras(FallbackExtras);
-    FallbackThreadReady = true;
-  }
+  readyFallbackThread();
   return &FallbackExtras;
 }
 
