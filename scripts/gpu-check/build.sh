@@ -331,7 +331,7 @@ done
 # next to itself.
 ln -sf "$(basename "$prefix"/lib/libomptarget.so.*)" "$out/lib/libomptarget.so"
 
-cp "$here/run.sh" "$out/run.sh"
+cp "$here/run.sh" "$here/hang-limit.sh" "$out/"
 chmod +x "$out/run.sh"
 kib=$(du -sk "$out" | cut -f1)
 echo "build.sh: kit in $out, $((kib / 1024)) MiB"

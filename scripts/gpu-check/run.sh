@@ -72,15 +72,7 @@ if [ ${#names[@]} -eq 0 ]; then
 fi
 
 timeout_s=${GPU_CHECK_TIMEOUT:-300}
-# The hang guard of one program: $1 seconds stretched for a slow or shared
-# machine (OFFLOAD_TEST_TIMEOUT_SCALE, and the load per core now).
-hang_limit() {
-  awk -v b="$1" -v s="${OFFLOAD_TEST_TIMEOUT_SCALE:-1}" \
-    -v c="$(nproc 2>/dev/null || echo 1)" \
-    -v l="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)" 'BEGIN {
-    f = l / (c > 0 ? c : 1); f = f > 1 ? f : 1; if (s + 0 <= 0) s = 1
-    n = b * s * f; printf "%d", n == int(n) ? n : int(n) + 1 }'
-}
+. "$kit/hang-limit.sh"
 export OMP_TARGET_OFFLOAD=MANDATORY
 export LD_LIBRARY_PATH=$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 [ $kind = emu ] && export LD_LIBRARY_PATH=$kit/lib/gpu-emulator:$LD_LIBRARY_PATH

@@ -172,7 +172,7 @@ else
       "it downloads LLVM's release source, ~200 MB, once)"
   fi
 fi
-cp "$here/run.sh" "$out/run.sh"
+cp "$here/run.sh" "$here/../hang-limit.sh" "$out/"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "bench/build.sh: ${#failed[@]} benchmark(s) failed: ${failed[*]}" >&2
   exit 1

@@ -109,15 +109,7 @@ failed=0
 timeout_s=60
 [ -n "$check_only" ] && timeout_s=300
 timeout_s=${GPU_CHECK_BENCH_TIMEOUT:-$timeout_s}
-# $1 seconds stretched for a slow or shared machine
-# (OFFLOAD_TEST_TIMEOUT_SCALE, and the load per core now).
-hang_limit() {
-  awk -v b="$1" -v s="${OFFLOAD_TEST_TIMEOUT_SCALE:-1}" \
-    -v c="$(nproc 2>/dev/null || echo 1)" \
-    -v l="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)" 'BEGIN {
-    f = l / (c > 0 ? c : 1); f = f > 1 ? f : 1; if (s + 0 <= 0) s = 1
-    n = b * s * f; printf "%d", n == int(n) ? n : int(n) + 1 }'
-}
+. "$bench/hang-limit.sh"
 for r in $(seq 1 "$reps"); do
   for name in "${names[@]}"; do
     for b in "${builds[@]}"; do
