@@ -229,14 +229,33 @@ def tree_identity(folder):
     return ids
 
 
+def cuda_root():
+    """The CUDA toolkit folder, looked for where clang looks: $CUDA_PATH,
+    the folder above the ptxas on PATH, /usr/local/cuda. A candidate counts
+    only with bin/ptxas and nvvm/libdevice: a ptxas on PATH may be a small
+    script (/usr/local/bin/ptxas running the toolkit's), whose folder above
+    is no toolkit, and clang then finds no libdevice there."""
+    candidates = [os.environ.get("CUDA_PATH", "")]
+    ptxas = shutil.which("ptxas")
+    if ptxas:
+        candidates.append(os.path.dirname(os.path.dirname(
+            os.path.realpath(ptxas))))
+    candidates.append("/usr/local/cuda")
+    for folder in candidates:
+        if folder and os.path.isfile(os.path.join(folder, "bin", "ptxas")) \
+                and os.path.isdir(os.path.join(folder, "nvvm", "libdevice")):
+            return os.path.realpath(folder)
+    return None
+
+
 def cuda_shim(cache):
     """A CUDA folder like the real one whose bin/ptxas is ptxas-shim.sh (see
     there why). Returns (shim folder, real ptxas) or (None, reason)."""
-    real = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-    if not os.path.exists(real):
-        return None, "no ptxas (install the CUDA toolkit in /usr/local/cuda)"
-    real = os.path.realpath(real)
-    cuda = os.path.dirname(os.path.dirname(real))
+    cuda = cuda_root()
+    if cuda is None:
+        return None, ("no CUDA toolkit with ptxas and nvvm/libdevice "
+                      "(install it in /usr/local/cuda or set CUDA_PATH)")
+    real = os.path.realpath(os.path.join(cuda, "bin", "ptxas"))
     # Made once and never changed after: another run may be using it.
     shim = os.path.join(cache, "cuda-shim")
     if os.path.isdir(shim):

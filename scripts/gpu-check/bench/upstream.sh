@@ -85,9 +85,17 @@ ar rcs "$out/libompdevice.a" "$out/libomptarget-nvptx.bc"
 ln -sf "$debian_rt" "$out/libomptarget.so"
 rm -rf "$out/obj"
 
+# The CUDA folder as clang looks for it; the ptxas on PATH may be a small
+# script (/usr/local/bin/ptxas) whose folder above has no libdevice.
 cuda=
-ptxas=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null || true)
-[ -n "$ptxas" ] && cuda=--cuda-path=$(dirname "$(dirname "$ptxas")")
+ptxas=$(command -v ptxas || true)
+for dir in ${CUDA_PATH:-} ${ptxas:+"$(dirname "$(dirname "$(readlink -f "$ptxas")")")"} \
+  /usr/local/cuda; do
+  if [ -x "$dir/bin/ptxas" ] && [ -d "$dir/nvvm/libdevice" ]; then
+    cuda=--cuda-path=$dir
+    break
+  fi
+done
 echo "--libomptarget-nvptx-bc-path=$out/libomptarget-nvptx.bc -L$out" \
   "-Xoffload-linker -L$out $cuda" >"$out/flags"
 version=$(basename "$top" | sed 's/^llvm-toolchain-22_//')
