@@ -21,6 +21,7 @@
 #define OFFLOAD_GPU_EMULATOR_BLOCKSTATE_H
 
 #include "FiberAnnotations.h"
+#include "Schedule.h"
 
 #include <boost/context/detail/fcontext.hpp>
 
@@ -114,6 +115,10 @@ struct BlockState {
 #endif
   /// Index of the host worker running this block (reported as %smid).
   uint32_t Worker = 0, Workers = 1;
+  /// The random schedule's numbers, and its order of the round being run
+  /// (unused in order).
+  ScheduleRandom Random;
+  std::vector<uint32_t> Order;
 
   uint32_t warpOf(const GPUThread &T) const { return T.Index / WarpSize; }
   uint32_t laneOf(const GPUThread &T) const { return T.Index % WarpSize; }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SIMTExecutor.h"
+#include "Schedule.h"
 #include "ThreadStacks.h"
 #include "gpu/CUDAABI.h"
 
@@ -104,35 +105,73 @@ std::string describeWaiters(const BlockState &Block) {
   return Text;
 }
 
-/// Runs the threads of \p Block until all have exited or the block fails.
+/// Runs \p T until it waits, yields or exits.
+void runTurn(GPUThread &T) {
+  CurrentThread = &T;
+  T.Spinning = false;
+  GPUEMU_SWITCH_FIBER(T.Fiber);
+  T.Resume = jump_fcontext(T.Resume, nullptr).fctx;
+}
+
+/// What follows a round of \p Block in which a thread ran if \p Ran: true
+/// when another round is due; otherwise the block is done, or deadlocked
+/// (recorded as its failure).
+bool roundEnds(BlockState &Block, bool Ran) {
+  if (releaseActiveMaskWaiters(Block))
+    return true;
+  if (Ran)
+    return true;
+  if (Block.Live == 0)
+    return false;
+  Block.Failed = true;
+  Block.FailureCode = offload::cuda_abi::CUDA_ERROR_LAUNCH_FAILED;
+  Block.FailureMessage =
+      "deadlock in block " + std::to_string(Block.Id.X) + "," +
+      std::to_string(Block.Id.Y) + "," + std::to_string(Block.Id.Z) + ": " +
+      std::to_string(Block.Live) + " threads wait and none can run (" +
+      describeWaiters(Block) + ")";
+  return false;
+}
+
+/// Runs the threads of \p Block until all have exited or the block fails,
+/// each round in index order.
 void scheduleBlock(BlockState &Block) {
   for (;;) {
     bool Ran = false;
     for (GPUThread &T : Block.Threads) {
       if (T.Wait != ThreadWait::None)
         continue;
-      CurrentThread = &T;
-      T.Spinning = false;
-      GPUEMU_SWITCH_FIBER(T.Fiber);
-      T.Resume = jump_fcontext(T.Resume, nullptr).fctx;
+      runTurn(T);
       Ran = true;
       if (Block.Failed)
         return;
     }
-    if (releaseActiveMaskWaiters(Block))
-      continue;
-    if (Ran)
-      continue;
-    if (Block.Live == 0)
+    if (!roundEnds(Block, Ran))
       return;
-    Block.Failed = true;
-    Block.FailureCode = offload::cuda_abi::CUDA_ERROR_LAUNCH_FAILED;
-    Block.FailureMessage =
-        "deadlock in block " + std::to_string(Block.Id.X) + "," +
-        std::to_string(Block.Id.Y) + "," + std::to_string(Block.Id.Z) + ": " +
-        std::to_string(Block.Live) + " threads wait and none can run (" +
-        describeWaiters(Block) + ")";
-    return;
+  }
+}
+
+/// The same, each round in a random order of the threads runnable when it
+/// starts (a thread released during the round runs in the next).
+void scheduleBlockRandomly(BlockState &Block) {
+  for (;;) {
+    Block.Order.clear();
+    for (const GPUThread &T : Block.Threads)
+      if (T.Wait == ThreadWait::None)
+        Block.Order.push_back(T.Index);
+    for (size_t I = Block.Order.size(); I > 1; --I)
+      std::swap(Block.Order[I - 1], Block.Order[Block.Random.below(I)]);
+    bool Ran = false;
+    for (uint32_t Index : Block.Order) {
+      if (Block.Threads[Index].Wait != ThreadWait::None)
+        continue;
+      runTurn(Block.Threads[Index]);
+      Ran = true;
+      if (Block.Failed)
+        return;
+    }
+    if (!roundEnds(Block, Ran))
+      return;
   }
 }
 
@@ -176,6 +215,9 @@ unsigned workerCount(uint64_t Blocks) {
 
 struct GridRun {
   const LaunchConfig &Config;
+  const ScheduleSettings &Schedule;
+  /// The launch's number in the process, which random schedules mix in.
+  uint64_t Launch;
   std::atomic<uint64_t> NextBlock{0};
   std::atomic<bool> Failed{false};
   std::mutex Lock;
@@ -220,7 +262,12 @@ void worker(GridRun &Run, unsigned Index, unsigned Workers) {
   uint64_t Total = Config.Grid.count();
   for (uint64_t Linear; !Run.Failed && (Linear = Run.NextBlock++) < Total;) {
     startBlock(*Block, Config, Linear, Stacks);
-    scheduleBlock(*Block);
+    if (Run.Schedule.Random) {
+      Block->Random.start(Run.Schedule.Seed, Run.Launch, Linear);
+      scheduleBlockRandomly(*Block);
+    } else {
+      scheduleBlock(*Block);
+    }
     if (Block->Failed) {
       std::lock_guard<std::mutex> Guard(Run.Lock);
       if (!Run.Failed.exchange(true))
@@ -236,7 +283,8 @@ void worker(GridRun &Run, unsigned Index, unsigned Workers) {
 } // namespace
 
 LaunchResult runGrid(const LaunchConfig &Config) {
-  GridRun Run{Config};
+  static std::atomic<uint64_t> Launches{0};
+  GridRun Run{Config, scheduleSettings(), Launches++};
   uint64_t Blocks = Config.Grid.count();
   if (Blocks == 0 || Config.Block.count() == 0)
     return {};

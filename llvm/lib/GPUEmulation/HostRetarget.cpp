@@ -122,7 +122,8 @@ Error checkNoUnresolvedCalls(const Module &M) {
         "'), which nothing defines and the GPU emulator does not provide");
   }
   for (const GlobalVariable &G : M.globals())
-    if (G.isDeclaration() && !G.use_empty())
+    if (G.isDeclaration() && !G.use_empty() &&
+        !providedAtRunTime(G.getName()))
       return createStringError("the device code uses the global '" +
                                G.getName().str() + "', which nothing defines");
   return Error::success();
@@ -137,6 +138,7 @@ Error retargetToHost(Module &M, const Triple &Host) {
   if (Error E = AMDGPU ? lowerAMDGPUIntrinsics(M) : lowerNVPTXIntrinsics(M))
     return E;
   addSpinLoopYields(M);
+  addSchedulePoints(M);
   if (Error E = checkStaticSharedMemory(M, SharedAddressSpace))
     return E;
   dropGPUTargetDetails(M);

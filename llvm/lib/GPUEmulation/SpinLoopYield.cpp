@@ -13,13 +13,17 @@
 //   while (!flag) { #pragma omp atomic read  flag = Ready; }
 //
 // Such a loop needs no nanosleep on a GPU, but on the emulator it would
-// spin forever when the writer has not had its turn yet. A read that can
-// see another thread's write is an atomic or volatile load (a plain one the
-// optimizer may hoist out of the loop), so after such a load inside a loop
-// the image counts the look and calls __gpuemu_yield every LooksPerYield
-// looks, which lets the writer run. Loads outside loops, plain loads, and loops
-// that already wait or yield somewhere (a call that may reach a barrier, a warp
-// operation or a yield) are left as they are.
+// spin forever when the writer has not had its turn yet. A look that can
+// see another thread's write is an atomic or volatile load, a
+// compare-and-swap or other atomic update (a lock's `while (CAS(&L, 0, 1))`),
+// or a fence (after `#pragma omp flush`, or PTX's `fence.sc`, a plain load
+// is read afresh; `while (!flag) { #pragma omp flush }` completes on a GPU).
+// A plain load with no fence in its loop may be hoisted out of the loop on
+// a GPU too, and is not a look. After each look inside a loop the image
+// counts it and calls __gpuemu_yield every LooksPerYield looks, which lets
+// the writer run. Looks outside loops, and loops that already wait or yield
+// somewhere (a call that may reach a barrier, a warp operation or a yield)
+// are left as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,10 +48,13 @@ namespace offload {
 namespace gpuemu {
 namespace {
 
-/// Whether \p Load may observe a store by another thread that the loop
-/// around it waits for.
-bool readsOtherThreads(const LoadInst &Load) {
-  return Load.isAtomic() || Load.isVolatile();
+/// Whether \p I may observe a store by another thread that the loop around
+/// it waits for.
+bool isLook(const Instruction &I) {
+  if (auto *Load = dyn_cast<LoadInst>(&I))
+    return Load->isAtomic() || Load->isVolatile();
+  return isa<AtomicCmpXchgInst>(I) || isa<AtomicRMWInst>(I) ||
+         isa<FenceInst>(I);
 }
 
 /// The emulator's functions where the calling thread may give up its turn:
@@ -108,13 +115,14 @@ bool switchesThreads(const Loop &L, const FunctionSet &Switching) {
   return false;
 }
 
-/// The loads of \p F that need a yield after them.
-std::vector<LoadInst *> spinLoads(Function &F, const FunctionSet &Switching) {
-  std::vector<LoadInst *> Loads;
+/// The looks of \p F that need a yield after them.
+std::vector<Instruction *> spinLooks(Function &F,
+                                     const FunctionSet &Switching) {
+  std::vector<Instruction *> Looks;
   DominatorTree DT(F);
   LoopInfo LI(DT);
   if (LI.empty())
-    return Loads;
+    return Looks;
   // Asked once per loop: a loop holds many blocks and loads.
   DenseMap<const Loop *, bool> Switches;
   for (BasicBlock &BB : F) {
@@ -127,14 +135,14 @@ std::vector<LoadInst *> spinLoads(Function &F, const FunctionSet &Switching) {
     if (It->second)
       continue;
     for (Instruction &I : BB)
-      if (auto *Load = dyn_cast<LoadInst>(&I); Load && readsOtherThreads(*Load))
-        Loads.push_back(Load);
+      if (isLook(I))
+        Looks.push_back(&I);
   }
-  return Loads;
+  return Looks;
 }
 
 /// Looks at memory between two yields: enough that a loop that merely
-/// reads an atomic or volatile variable many times (a delay loop, a bounded
+/// reads an atomic or volatile variable (or updates one) many times (a delay loop, a bounded
 /// poll) costs little more than on a GPU, few enough that a waiting thread
 /// soon lets the writer run.
 constexpr uint32_t LooksPerYield = 256;
@@ -145,12 +153,12 @@ unsigned addSpinLoopYields(Module &M) {
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
   FunctionSet Switching = switchingFunctions(M);
-  std::vector<LoadInst *> Loads;
+  std::vector<Instruction *> SpinLooks;
   for (Function &F : M)
     if (!F.isDeclaration())
-      for (LoadInst *Load : spinLoads(F, Switching))
-        Loads.push_back(Load);
-  if (Loads.empty())
+      for (Instruction *Look : spinLooks(F, Switching))
+        SpinLooks.push_back(Look);
+  if (SpinLooks.empty())
     return 0;
 
   FunctionCallee Yield = M.getOrInsertFunction(
@@ -161,8 +169,8 @@ unsigned addSpinLoopYields(Module &M) {
       M, I32, /*isConstant=*/false, GlobalValue::InternalLinkage,
       ConstantInt::get(I32, 0), "__gpuemu_spin_looks", nullptr,
       GlobalValue::GeneralDynamicTLSModel);
-  for (LoadInst *Load : Loads) {
-    IRBuilder<> B(Load->getNextNode());
+  for (Instruction *Look : SpinLooks) {
+    IRBuilder<> B(Look->getNextNode());
     Value *Count = B.CreateAdd(B.CreateLoad(I32, Looks), B.getInt32(1));
     B.CreateStore(Count, Looks);
     Value *Due = B.CreateICmpEQ(
@@ -171,7 +179,7 @@ unsigned addSpinLoopYields(Module &M) {
                                                   /*Unreachable=*/false);
     IRBuilder<>(Then).CreateCall(Yield);
   }
-  return unsigned(Loads.size());
+  return unsigned(SpinLooks.size());
 }
 
 } // namespace gpuemu

@@ -54,6 +54,13 @@ constexpr const char *MaxThreadsPrefix = "__gpuemu_max_threads_";
 /// still SharedSizeSymbol's size, every shared variable of the image.
 constexpr const char *KernelSharedSizePrefix = "__gpuemu_shared_size_";
 
+/// Defined by the executor: uint32_t, nonzero under GPUEMU_SCHEDULE=random.
+/// Every image function that accesses memory other threads can see reads it
+/// on entry and, when set, runs its copy that calls SchedulePointFunction
+/// before each such access (a point where the schedule may switch threads).
+constexpr const char *SchedulePointsFlag = "__gpuemu_schedule_points";
+constexpr const char *SchedulePointFunction = "__gpuemu_schedule_point";
+
 /// amdgcn images only. Each kernel K also exports its kernel descriptor
 /// `K.kd` (the name HSA looks kernels up by): 64 bytes whose first three
 /// uint32_t are, as in an AMDGPU code object, the static group (LDS)
@@ -151,6 +158,8 @@ uint64_t __gpuemu_wave_ballot(uint32_t Predicate);
 uint32_t __gpuemu_wave_permute(uint32_t SourceLane, uint32_t Value);
 /// Lets the other threads of the block run (nanosleep, spin-waits).
 void __gpuemu_yield();
+/// May let another thread of the block run (random schedule only).
+void __gpuemu_schedule_point();
 [[noreturn]] void __gpuemu_trap();
 /// The calling thread's block's team-shared segment.
 void *__gpuemu_shared_base();

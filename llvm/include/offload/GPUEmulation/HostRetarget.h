@@ -72,13 +72,22 @@ enum : unsigned {
 };
 llvm::GlobalVariable &amdgpuLaunchSlots(llvm::Module &M);
 
-/// Makes every atomic or volatile load inside a loop that does not already
-/// wait or yield yield to the block's other threads (a call of
-/// __gpuemu_yield after it), so that a thread spinning on a flag another
-/// thread of its block sets lets that thread run on the emulator, which
-/// switches threads only where they wait or yield. Returns the number of
-/// loads that got one. Runs after the intrinsics are lowered.
+/// Makes every look at memory another thread writes (an atomic or volatile
+/// load, an atomic update or compare-and-swap, a fence) inside a loop that
+/// does not already wait or yield yield to the block's other threads (a
+/// call of __gpuemu_yield after every so many), so that a thread spinning
+/// on a flag another thread of its block sets lets that thread run on the
+/// emulator, which switches threads only where they wait or yield. Returns
+/// the number of looks that got one. Runs after the intrinsics are lowered.
 unsigned addSpinLoopYields(llvm::Module &M);
+
+/// Gives each function that accesses memory other threads may see (not its
+/// stack, not constant memory) a copy that calls __gpuemu_schedule_point
+/// before every such access, which the function runs instead of itself when
+/// the executor's schedule is random (SchedulePoints.cpp). Returns the
+/// number of schedule points. Runs after addSpinLoopYields, so that the
+/// copies' spin loops yield too.
+unsigned addSchedulePoints(llvm::Module &M);
 
 /// Refuses a kernel whose static shared memory (address space
 /// \p SharedAddressSpace) is over its GPU's limit, as nvlink (sm_90, 48 KiB)
