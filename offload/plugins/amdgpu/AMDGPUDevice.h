@@ -40,6 +40,7 @@
 #include "gpu/KernelTimeout.h"
 #include "gpu/LaunchKnobs.h"
 #include "gpu/PinnedHostMemory.h"
+#include "gpu/SharedMemoryLimit.h"
 #include "gpu/ZeroCopyMaps.h"
 
 #include <algorithm>
@@ -56,6 +57,10 @@ namespace offload::plugin::hsa {
 
 /// ELF machine number of AMD GPU code objects.
 constexpr uint16_t EM_AMDGPU_MACHINE = 224;
+
+/// LDS a work-group may have on the GPUs the plugin knows (gfx9 to gfx11;
+/// HSA gives no per-agent figure). A dispatch asking more stops the queue.
+constexpr uint64_t GroupMemoryPerWorkGroup = 64 * 1024;
 
 /// Bytes of the hidden (implicit) kernel arguments of code object v5, which
 /// follow the explicit ones.

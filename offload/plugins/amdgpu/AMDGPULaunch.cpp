@@ -36,6 +36,10 @@ Status AMDGPUDevice::launchKernel(KernelHandle Handle, void **Args,
   // LIBOMPTARGET_SHARED_MEMORY_SIZE adds to every launch's dynamic
   // shared memory, as upstream's plugins add it.
   uint32_t Shared = Params.DynCGroupMem + Knobs.SharedMemoryBytes;
+  if (Status S = checkSharedMemory(
+          deviceText(), Kernel->Name, Kernel->GroupSize, Shared,
+          {GroupMemoryPerWorkGroup, "LDS", "work-group"}))
+    return S;
   return onChain(Async, [&](AMDGPUWorkChain &Chain) {
     return queueLaunch(*Kernel, Args, NumArgs, TheGrid, Shared, Chain);
   });

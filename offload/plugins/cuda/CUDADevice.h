@@ -34,6 +34,7 @@
 #include "gpu/KernelTimeout.h"
 #include "gpu/LaunchKnobs.h"
 #include "gpu/PinnedHostMemory.h"
+#include "gpu/SharedMemoryLimit.h"
 #include "gpu/ZeroCopyMaps.h"
 
 #include <algorithm>
@@ -58,6 +59,12 @@ struct CUDAKernel {
   CUfunction Function = nullptr;
   KernelConfiguration Config{};
   uint32_t MaxThreads = 0;
+  /// CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: the kernel's static shared memory.
+  uint32_t StaticShared = 0;
+  /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as last set: the
+  /// dynamic shared memory a launch may ask for without raising it (the
+  /// driver's default: 48 KiB less the static part).
+  Guarded<uint32_t> DynamicSharedLimit;
 };
 
 /// Work queued on one stream that must outlive the launch: launch
@@ -256,6 +263,15 @@ private:
   Status writeLaunchEnvironment(const CUDAKernel &Kernel, StreamRecord &Record,
                                 CUdeviceptr &LaunchEnv);
 
+  /// Lets \p Kernel use \p DynamicBytes of dynamic shared memory: an error
+  /// naming the kernel, the bytes and the limit when its static and
+  /// dynamic shared memory cannot fit in a block; above the driver's
+  /// default (48 KiB in all) the opt-in, cuFuncSetAttribute(
+  /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), as upstream's plugin
+  /// does, up to the device's CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_
+  /// BLOCK_OPTIN.
+  Status reserveSharedMemory(CUDAKernel &Kernel, uint32_t DynamicBytes);
+
   /// Queues \p Kernel on \p Record's stream, after the copy of its launch
   /// environment where it has one.
   Status queueLaunch(const CUDAKernel &Kernel, void **Args, uint32_t NumArgs,
@@ -340,6 +356,9 @@ private:
   const bool ZeroCopyMapsRequested = zeroCopyMapsRequested();
   int Major = 0, Minor = 0, Multiprocessors = 0, MaxThreadsPerBlock = 0,
       MaxGridX = 0, ClockKHz = 0;
+  /// Shared memory a block may have: without the opt-in (48 KiB), and with
+  /// it (227 KiB on sm_90).
+  int SharedPerBlock = 0, SharedPerBlockOptIn = 0;
   /// The stream of synchronous work (see withStream).
   Guarded<StreamRecord> OwnStream;
   /// Pooled streams not given to an async info now.

@@ -50,6 +50,18 @@ Status CUDADevice::initialize() {
     if (CUresult R = API.cuDeviceGetAttribute(A.Value, A.Attribute, Device))
       return failure(A.Call, R);
   Name = NameBuffer;
+  // Shared memory per block, without and with the opt-in: a driver that
+  // does not say gets the 48 KiB every CUDA GPU since sm_20 has.
+  if (API.cuDeviceGetAttribute(&SharedPerBlock,
+                               CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                               Device) ||
+      SharedPerBlock <= 0)
+    SharedPerBlock = 48 * 1024;
+  if (API.cuDeviceGetAttribute(
+          &SharedPerBlockOptIn,
+          CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, Device) ||
+      SharedPerBlockOptIn < SharedPerBlock)
+    SharedPerBlockOptIn = SharedPerBlock;
   // Asked once: omp_target_is_accessible and the plugin's answer to
   // `requires unified_shared_memory` use it.
   UnifiedMemory = missingForUnifiedMemory(Driver, Device).empty();

@@ -85,10 +85,12 @@ using namespace cuda_abi;
   F(cuStreamQuery, "cuStreamQuery", (CUstream))
 
 // Entry points the plugin works without (null when the library lacks
-// them): page-locking host memory (llvm_omp_target_lock_mem).
+// them): page-locking host memory (llvm_omp_target_lock_mem), and the
+// opt-in of a kernel to more than the default shared memory per block.
 #define OFFLOAD_CUDA_OPTIONAL_FUNCTIONS(F)                                     \
   F(cuMemHostRegister, "cuMemHostRegister_v2", (void *, size_t, unsigned))     \
-  F(cuMemHostUnregister, "cuMemHostUnregister", (void *))
+  F(cuMemHostUnregister, "cuMemHostUnregister", (void *))                      \
+  F(cuFuncSetAttribute, "cuFuncSetAttribute", (CUfunction, int, int))
 
 /// The resolved entry points.
 struct CUDADriverAPI {

@@ -96,6 +96,21 @@ Status CUDADevice::getKernel(LoadedImage *Image, const char *KernelName,
     return failure("cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)", R,
                    "for kernel '" + Kernel->Name + "'");
   Kernel->MaxThreads = MaxThreads > 0 ? uint32_t(MaxThreads) : 0;
+  // The shared memory figures are optional: a driver that does not give
+  // them leaves the launch to its own check.
+  int Static = 0, DynamicLimit = 0;
+  if (API.cuFuncGetAttribute(&Static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                             Kernel->Function) == CUDA_SUCCESS &&
+      Static > 0)
+    Kernel->StaticShared = uint32_t(Static);
+  if (API.cuFuncGetAttribute(&DynamicLimit,
+                             CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             Kernel->Function) != CUDA_SUCCESS ||
+      DynamicLimit < 0)
+    DynamicLimit =
+        int(uint32_t(SharedPerBlock) -
+            std::min(Kernel->StaticShared, uint32_t(SharedPerBlock)));
+  *Kernel->DynamicSharedLimit.lock() = uint32_t(DynamicLimit);
   Out = Kernel.get();
   Kernels.lock()->push_back(std::move(Kernel));
   return Status::ok();

@@ -29,6 +29,8 @@ Status CUDADevice::launchKernel(KernelHandle Handle, void **Args,
   // LIBOMPTARGET_SHARED_MEMORY_SIZE adds to every launch's dynamic
   // shared memory, as upstream's plugins add it.
   uint32_t Shared = Params.DynCGroupMem + Knobs.SharedMemoryBytes;
+  if (Status S = reserveSharedMemory(*Kernel, Shared))
+    return S;
   return withStream(Async, [&](StreamRecord &Record) -> Status {
     if (Status S = queueLaunch(*Kernel, Args, NumArgs, TheGrid, Shared, Record))
       return S;
@@ -62,6 +64,34 @@ Status CUDADevice::gridFor(const CUDAKernel &Kernel,
   Limits.MaxBareThreadsPerBlock = Kernel.MaxThreads ? Kernel.MaxThreads : 1024;
   return chooseGridWithin(Limits, Knobs, Kernel.Config, Params, deviceText(),
                           Kernel.Name, Out);
+}
+
+Status CUDADevice::reserveSharedMemory(CUDAKernel &Kernel,
+                                       uint32_t DynamicBytes) {
+  if (Status S =
+          checkSharedMemory(deviceText(), Kernel.Name, Kernel.StaticShared,
+                            DynamicBytes, {uint64_t(SharedPerBlockOptIn)}))
+    return S;
+  // Under the lock, so that two launches raising the limit at once leave
+  // it at the larger of their sizes.
+  Guarded<uint32_t>::Access Limit = Kernel.DynamicSharedLimit.lock();
+  if (DynamicBytes <= *Limit)
+    return Status::ok();
+  if (!API.cuFuncSetAttribute)
+    return Status::error(
+        "%s: cannot launch kernel '%s' with %u bytes of dynamic shared "
+        "memory: more than %u needs cuFuncSetAttribute, which the driver "
+        "lacks",
+        deviceText().c_str(), Kernel.Name.c_str(), DynamicBytes, *Limit);
+  if (CUresult R = API.cuFuncSetAttribute(
+          Kernel.Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+          int(DynamicBytes)))
+    return failure("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", R,
+                   "letting kernel '" + Kernel.Name + "' use " +
+                       std::to_string(DynamicBytes) +
+                       " bytes of dynamic shared memory");
+  *Limit = DynamicBytes;
+  return Status::ok();
 }
 
 Status CUDADevice::allocateLaunchBuffer(uint64_t Bytes, const std::string &What,
