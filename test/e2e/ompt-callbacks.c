@@ -13,8 +13,14 @@
 // RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_TOOL_LIBRARIES=%t.tool.so %upstream-run %t | FileCheck %s --check-prefix=UPSTREAM
 // clang-format off
 
+// The tool watches devices (device_initialize): all four CPU devices are
+// initialized at start-up, as upstream does; only the one used loads the
+// program's image, on first use.
 // CHECK: tool: initialized
 // CHECK-NEXT: device_initialize: dev 0 type=generic-64bit lookup=yes
+// CHECK-NEXT: device_initialize: dev 1 type=generic-64bit lookup=yes
+// CHECK-NEXT: device_initialize: dev 2 type=generic-64bit lookup=yes
+// CHECK-NEXT: device_initialize: dev 3 type=generic-64bit lookup=yes
 // CHECK-NEXT: device_load: dev 0 bytes>0=1 host_addr=set
 
 // target data map(tofrom: a): an allocation of a's 256 bytes, then the copy.
@@ -66,11 +72,17 @@
 // CHECK-NEXT: result: a[63]=64 b[15]=30
 // Devices are finalized before libomp finalizes the tool.
 // CHECK-NEXT: device_finalize: dev 0
+// CHECK-NEXT: device_finalize: dev 1
+// CHECK-NEXT: device_finalize: dev 2
+// CHECK-NEXT: device_finalize: dev 3
 // CHECK-NEXT: tool: finalized
 
 // The non-EMI callbacks carry the runtime's identifiers.
 // NOEMI: tool: initialized
 // NOEMI-NEXT: device_initialize: dev 0 type=generic-64bit lookup=yes
+// NOEMI-NEXT: device_initialize: dev 1 type=generic-64bit lookup=yes
+// NOEMI-NEXT: device_initialize: dev 2 type=generic-64bit lookup=yes
+// NOEMI-NEXT: device_initialize: dev 3 type=generic-64bit lookup=yes
 // NOEMI-NEXT: device_load: dev 0
 // NOEMI-NEXT: target(noemi): enter_data begin dev 0 target_id=[[DATA:[0-9]+]]
 // NOEMI-NEXT: data_op(noemi): alloc src_dev 4 dest_dev 0 bytes=256 target_id=[[DATA]]
@@ -87,12 +99,14 @@
 // NOEMI-NEXT: target(noemi): target_nowait end dev 0 target_id=[[N]]
 // NOEMI: result: a[63]=64 b[15]=30
 // NOEMI-NEXT: device_finalize: dev 0
+// NOEMI-NEXT: device_finalize: dev 1
+// NOEMI-NEXT: device_finalize: dev 2
+// NOEMI-NEXT: device_finalize: dev 3
 // NOEMI-NEXT: tool: finalized
 
 // Debian's runtime: the same events for the constructs, with these
-// differences: all four CPU devices are initialized at start-up, a
-// 48-byte copy outside any construct precedes the first one, and the
-// nowait kernel is reported as `target`.
+// differences: a 48-byte copy outside any construct precedes the first
+// one, and the nowait kernel is reported as `target`.
 // UPSTREAM: tool: initialized
 // UPSTREAM: device_initialize: dev 0 type=generic-64bit lookup=yes
 // UPSTREAM: device_load: dev 0 bytes>0=1 host_addr=set

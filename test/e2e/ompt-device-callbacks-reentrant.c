@@ -9,11 +9,23 @@
 // RUN: %clang -shared -fPIC %S/Inputs/ompt-reentrant-tool.c -o %t.tool.so
 // RUN: %clang -fopenmp -fopenmp-targets=%target-cpu %s -o %t
 // RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_TOOL_LIBRARIES=%t.tool.so %ours-run %t | FileCheck %s
+// RUN: env OMP_TARGET_OFFLOAD=mandatory OMP_TOOL_LIBRARIES=%t.tool.so OMPT_TEST_LOAD_ONLY=1 %ours-run %t | FileCheck %s --check-prefix=LOAD
 // clang-format off
-// CHECK: device_initialize: dev 0 num_devices>0=1 alloc=set round_trip=42
-// CHECK-NEXT: device_load: dev 0 num_devices>0=1 alloc=set round_trip=42
-// CHECK-NEXT: result: sum 4 total 10
+// A tool that watches devices gets device_initialize for every device at
+// start-up; its use of the device there loads the program's image, so each
+// device_load comes (and is printed, the tool printing after its calls)
+// inside that device's device_initialize.
+// CHECK: device_load: dev 0 num_devices>0=1 alloc=set round_trip=42
+// CHECK-NEXT: device_initialize: dev 0 num_devices>0=1 alloc=set round_trip=42
+// CHECK-NEXT: device_load: dev 1 num_devices>0=1 alloc=set round_trip=42
+// CHECK-NEXT: device_initialize: dev 1 num_devices>0=1 alloc=set round_trip=42
+// CHECK: result: sum 4 total 10
 // CHECK-NOT: device_
+// Without device_initialize, device 0 starts when the four threads first
+// use it: one announces device_load, the others wait for it.
+// LOAD: device_load: dev 0 num_devices>0=1 alloc=set round_trip=42
+// LOAD-NEXT: result: sum 4 total 10
+// LOAD-NOT: device_
 // clang-format on
 #include <stdio.h>
 

@@ -42,6 +42,11 @@
 // CHECK: trace: dev 0 target exit_data end
 // CHECK-NEXT: trace: buffer 4 delivered (owned), 25 records so far, times non-decreasing
 // CHECK-NEXT: device_finalize: dev 0
+// The other CPU devices were initialized at start-up (the tool watches
+// devices), untraced and unused.
+// CHECK-NEXT: device_finalize: dev 1
+// CHECK-NEXT: device_finalize: dev 2
+// CHECK-NEXT: device_finalize: dev 3
 // CHECK-NEXT: tool: finalized
 
 // No record is lost or of another type, and times never go back.

@@ -243,9 +243,14 @@ int legacyTarget(const ident_t *Loc, int64_t DeviceId, void *HostPtr,
 //===----------------------------------------------------------------------===//
 
 OFFLOAD_API void __tgt_register_lib(__tgt_bin_desc *Desc) {
-  Runtime::get().registerLibrary(Desc);
-  chooseTargetTaskThreads(Runtime::get());
+  Runtime &RT = Runtime::get();
+  RT.registerLibrary(Desc);
+  chooseTargetTaskThreads(RT);
   drainTargetTasksAtExit();
+  // Last: connecting to a tool starts libomp, which must see the
+  // environment chooseTargetTaskThreads sets; the exit handlers keep the
+  // order they had when the connection came at a device's first use.
+  RT.initializeDevicesForTools();
 }
 
 OFFLOAD_API void __tgt_unregister_lib(__tgt_bin_desc *Desc) {

@@ -63,6 +63,18 @@ bool Device::prepare() {
   if (PluginDevice.load(std::memory_order_acquire) &&
       LoadedGeneration.load(std::memory_order_acquire) == RT.Generation.load())
     return true;
+  return settle(/*LoadImages=*/true);
+}
+
+bool Device::initialize() {
+  if (Broken.load(std::memory_order_acquire))
+    return false;
+  if (PluginDevice.load(std::memory_order_acquire))
+    return true;
+  return settle(/*LoadImages=*/false);
+}
+
+bool Device::settle(bool LoadImages) {
   // Slow path, under the Images lock; the registry lock only while the
   // registry is read (see Registry).
   LockedImages State = Images.lock();
@@ -76,7 +88,7 @@ bool Device::prepare() {
   bool Nested = State->Announcer == Self;
   ToolEvents Events;
   uint64_t Generation = 0;
-  bool Ok = update(State, Events, Generation);
+  bool Ok = update(State, Events, Generation, LoadImages);
   if (!Events.empty()) {
     State->Announcer = Self;
     State.unlocked([&] { announce(Events); });
@@ -87,13 +99,13 @@ bool Device::prepare() {
   }
   // A prepare() inside a tool callback leaves the fast path closed until
   // the announcements are done.
-  if (Ok && !Nested)
+  if (Ok && !Nested && LoadImages)
     LoadedGeneration.store(Generation, std::memory_order_release);
   return Ok && !Broken.load();
 }
 
 bool Device::update(LockedImages &State, ToolEvents &Events,
-                    uint64_t &Generation) {
+                    uint64_t &Generation, bool LoadImages) {
   Runtime &RT = Runtime::get();
   if (Broken.load())
     return false;
@@ -113,6 +125,8 @@ bool Device::update(LockedImages &State, ToolEvents &Events,
     PluginDevice.store(Created, std::memory_order_release);
     Events.push_back({ToolEvent::Initialized});
   }
+  if (!LoadImages)
+    return true;
   std::vector<LoadedLibrary> Staged;
   std::vector<const RegisteredLibrary *> Unregistered;
   {

@@ -267,6 +267,24 @@ void Runtime::unregisterLibrary(const __tgt_bin_desc *Desc) {
   }
 }
 
+void Runtime::initializeDevicesForTools() {
+  // Not a guarded static: a tool's device_initialize may register a
+  // library (dlopen) and so come back here.
+  static std::atomic<bool> Started{false};
+  if (Started.exchange(true))
+    return;
+  // Upstream connects to the tool and initializes its devices at start-up,
+  // and tools (upstream's tests among them) expect device_initialize before
+  // the program's first line. Without a tool that watches devices, devices
+  // stay uninitialized until first used.
+  ompt::connect();
+  if (!ompt::watchesDevices())
+    return;
+  for (int32_t I = 0, E = numDevices(); I < E; ++I)
+    if (Device *D = device(I))
+      (void)D->initialize(); // A failure is printed; its first use fails.
+}
+
 int ompt::initialDeviceNumber() { return Runtime::get().numDevices(); }
 
 int32_t Runtime::numDevices() {

@@ -162,6 +162,10 @@ public:
   /// and loads every registered image it has not loaded yet. Returns false
   /// (after printing why) on failure.
   bool prepare();
+  /// Only creates the plugin's device (and tells tools), loading nothing:
+  /// the start-up initialization tools that watch devices get (see
+  /// Runtime::initializeDevicesForTools). Returns false on failure.
+  bool initialize();
   /// Whether maps on this device use the host's memory instead of device
   /// copies: under `requires unified_shared_memory`, or when the plugin's
   /// device shares host memory and the user asked for it (OMPX_APU_MAPS).
@@ -229,9 +233,14 @@ private:
   /// are read under \p Reg.
   LoadedLibrary stageLibrary(LockedRegistry &Reg,
                              const std::shared_ptr<RegisteredLibrary> &Lib);
-  /// prepare()'s work under the Images lock: creates the plugin's device
-  /// and brings the loaded images up to the registry's \p Generation.
-  bool update(LockedImages &State, ToolEvents &Events, uint64_t &Generation);
+  /// The slow path of prepare() and initialize(): update() under the
+  /// Images lock, then the tools are told, with the lock released.
+  bool settle(bool LoadImages);
+  /// settle()'s work under the Images lock: creates the plugin's device
+  /// and, with \p LoadImages, brings the loaded images up to the
+  /// registry's \p Generation.
+  bool update(LockedImages &State, ToolEvents &Events, uint64_t &Generation,
+              bool LoadImages);
   /// Loads the image staged in \p Loaded, adding its kernels to
   /// \p NewKernels.
   void loadLibrary(LoadedLibrary &Loaded, LockedImages &State,
@@ -275,6 +284,10 @@ public:
 
   void registerLibrary(const __tgt_bin_desc *Desc);
   void unregisterLibrary(const __tgt_bin_desc *Desc);
+  /// Once, at the first registration: connects to the OMPT tool and, when
+  /// it watches devices (device_initialize), initializes every device, so
+  /// that the tool sees them before the program runs, as with upstream.
+  void initializeDevicesForTools();
 
   int32_t numDevices();
   /// Device \p Id, or null when there is no such device. Takes no lock.

@@ -348,6 +348,8 @@ void ompt::SubmitScope::end() {
 // Devices
 //===----------------------------------------------------------------------===//
 
+bool ompt::watchesDevices() { return CB.DeviceInitialize != nullptr; }
+
 void ompt::deviceInitialized(DeviceWork &D, const std::string &PluginName) {
   if (!CB.DeviceInitialize)
     return;

@@ -237,6 +237,8 @@ private:
   uint64_t StartTime = 0;
 };
 
+/// Whether the tool registered device_initialize; after connect().
+bool watchesDevices();
 /// Device events; each returns at once without a tool.
 void deviceInitialized(DeviceWork &D, const std::string &PluginName);
 void imageLoaded(DeviceWork &D, const void *HostImage, size_t Bytes,

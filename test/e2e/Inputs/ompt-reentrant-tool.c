@@ -5,6 +5,7 @@
 #include <omp-tools.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static ompt_set_callback_t set_callback;
@@ -42,8 +43,11 @@ static void on_device_load(int device_num, const char *filename,
 static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
                       ompt_data_t *tool_data) {
   set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
-  set_callback(ompt_callback_device_initialize,
-               (ompt_callback_t)on_device_initialize);
+  // Without device_initialize the runtime initializes devices at first use
+  // rather than at start-up, so the program's threads meet there.
+  if (!getenv("OMPT_TEST_LOAD_ONLY"))
+    set_callback(ompt_callback_device_initialize,
+                 (ompt_callback_t)on_device_initialize);
   set_callback(ompt_callback_device_load, (ompt_callback_t)on_device_load);
   return 1;
 }
