@@ -25,6 +25,7 @@
 #include "offload/GPUEmulation/HostRetarget.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -102,6 +103,9 @@ void forwardWhenSet(Function &F, Function &Copy, GlobalVariable &Flag) {
     Args.push_back(&A);
   CallInst *Call = B.CreateCall(&Copy, Args);
   Call->setCallingConv(Copy.getCallingConv());
+  // The verifier wants a location on a call of a function with debug info.
+  if (DISubprogram *SP = F.getSubprogram())
+    Call->setDebugLoc(DILocation::get(Ctx, SP->getScopeLine(), 0, SP));
   if (F.getReturnType()->isVoidTy())
     B.CreateRetVoid();
   else
@@ -136,7 +140,8 @@ unsigned addSchedulePoints(Module &M) {
     // A kernel's copy is an ordinary function that the kernel calls.
     Copy->setCallingConv(CallingConv::C);
     for (Instruction *I : Accesses) {
-      IRBuilder<>(cast<Instruction>(Map[I])).CreateCall(Point);
+      auto *Access = cast<Instruction>(Map[I]);
+      IRBuilder<>(Access).CreateCall(Point)->setDebugLoc(Access->getDebugLoc());
       ++Points;
     }
     forwardWhenSet(*F, *Copy, *Flag);
