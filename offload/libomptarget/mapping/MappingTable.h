@@ -64,8 +64,8 @@ struct DeviceBlock {
   /// The device allocation, as the plugin returned it (what is freed).
   void *Memory = nullptr;
   /// The device address of HstBegin: Memory, plus for large blocks on the
-  /// CPU device the padding that keeps the host range's offset in the page
-  /// (plugin::LargeCopyBytes).
+  /// CPU device the padding that places it just before the host range's
+  /// offset in the page (plugin::LargeCopyBytes).
   uintptr_t TgtBegin = 0;
   uintptr_t HstBegin = 0;
   uintptr_t HstEnd = 0;

@@ -75,12 +75,13 @@ std::shared_ptr<DeviceBlock> blockFor(Device &D, LockedMappingTable &Table,
     // A struct's block starts at the struct, so members before this part
     // that a later construct maps find room at their offsets.
     uintptr_t BlockBegin = StructStart && NearBase ? Base : Begin;
-    // A large block the CPU will copy keeps its host offset in the page
-    // (plugin::LargeCopyBytes says why).
+    // A large block the CPU will copy starts LargeCopyLead bytes before
+    // its host offset in the page (plugin::LargeCopyBytes says why).
     uintptr_t Padding = 0;
     if (End - BlockBegin >= plugin::LargeCopyBytes &&
         D.plugin().supportsUnifiedMemory())
-      Padding = BlockBegin % plugin::LargeCopyAlignment;
+      Padding = (BlockBegin - plugin::LargeCopyLead) %
+                plugin::LargeCopyAlignment;
     void *Memory = D.allocate(End - BlockBegin + Padding,
                               plugin::AllocKind::Device, Item.Begin);
     if (!Memory) {
