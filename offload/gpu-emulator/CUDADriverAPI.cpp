@@ -116,6 +116,17 @@ CUDA_API cuDeviceGetAttribute(int *Value, int Attribute, int) {
   case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
     *Value = 2048;
     return CUDA_SUCCESS;
+  // An sm_90 multiprocessor's published limits, for the plugin's
+  // occupancy figures.
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+    *Value = 228 * 1024;
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR:
+    *Value = 65536;
+    return CUDA_SUCCESS;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR:
+    *Value = 32;
+    return CUDA_SUCCESS;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
     *Value = 9;
     return CUDA_SUCCESS;
