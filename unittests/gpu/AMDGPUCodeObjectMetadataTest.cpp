@@ -124,6 +124,43 @@ TEST(AMDGPUCodeObjectMetadata, ReadsEachKernelsLimits) {
   EXPECT_EQ(Kernels["k1024"].WavefrontSize, 0u);
 }
 
+TEST(AMDGPUCodeObjectMetadata, ReadsResourceCounts) {
+  // The resource keys of a gfx90a kernel, as the code generator writes
+  // them (positive fixints and a uint16); a kernel without them has none.
+  Bytes Root = cat({{0x81}, str("amdhsa.kernels"), {0x92}});
+  Bytes Counted = cat({{0x88},
+                       str(".name"),
+                       str("k"),
+                       str(".vgpr_count"),
+                       {32},
+                       str(".agpr_count"),
+                       {4},
+                       str(".sgpr_count"),
+                       {0x30},
+                       str(".vgpr_spill_count"),
+                       {1},
+                       str(".sgpr_spill_count"),
+                       {2},
+                       str(".group_segment_fixed_size"),
+                       {0xcd, 0x1c, 0x20},
+                       str(".private_segment_fixed_size"),
+                       {0x68}});
+  Bytes Bare = cat({{0x81}, str(".name"), str("bare")});
+  std::map<std::string, KernelMetadata> Kernels;
+  ASSERT_EQ(read(imageWithNote(cat({Root, Counted, Bare})), Kernels), "");
+  const KernelMetadata &K = Kernels["k"];
+  EXPECT_TRUE(K.HasRegisterCounts);
+  EXPECT_EQ(K.VGPRCount, 32u);
+  EXPECT_EQ(K.AGPRCount, 4u);
+  EXPECT_EQ(K.SGPRCount, 48u);
+  EXPECT_EQ(K.VGPRSpillCount, 1u);
+  EXPECT_EQ(K.SGPRSpillCount, 2u);
+  EXPECT_EQ(K.GroupSegmentFixedSize, 7200u);
+  EXPECT_EQ(K.PrivateSegmentFixedSize, 104u);
+  EXPECT_FALSE(Kernels["bare"].HasRegisterCounts);
+  EXPECT_EQ(Kernels["bare"].SGPRCount, 0u);
+}
+
 TEST(AMDGPUCodeObjectMetadata, OtherNotesAreIgnored) {
   std::map<std::string, KernelMetadata> Kernels;
   EXPECT_EQ(read(imageWithNote({0x01, 0x02}, 3, "GNU"), Kernels), "");

@@ -153,6 +153,27 @@ bool is(const Head &H, const char *Text) {
          !std::memcmp(H.Text, Text, H.TextBytes);
 }
 
+/// The field of \p Kernel that key \p Key of the kernel's map sets among
+/// its resource counts, or null.
+uint32_t *resourceField(KernelMetadata &Kernel, const Head &Key) {
+  struct {
+    const char *Key;
+    uint32_t KernelMetadata::*Field;
+  } const Fields[] = {
+      {".vgpr_count", &KernelMetadata::VGPRCount},
+      {".agpr_count", &KernelMetadata::AGPRCount},
+      {".sgpr_count", &KernelMetadata::SGPRCount},
+      {".vgpr_spill_count", &KernelMetadata::VGPRSpillCount},
+      {".sgpr_spill_count", &KernelMetadata::SGPRSpillCount},
+      {".group_segment_fixed_size", &KernelMetadata::GroupSegmentFixedSize},
+      {".private_segment_fixed_size", &KernelMetadata::PrivateSegmentFixedSize},
+  };
+  for (const auto &F : Fields)
+    if (is(Key, F.Key))
+      return &(Kernel.*F.Field);
+  return nullptr;
+}
+
 /// Reads one kernel's map (its head \p H just read) into \p Out.
 std::string readKernel(MsgPackReader &R, const Head &H,
                        std::map<std::string, KernelMetadata> &Out) {
@@ -171,7 +192,11 @@ std::string readKernel(MsgPackReader &R, const Head &H,
       Kernel.MaxFlatWorkgroupSize = uint32_t(Value.Count);
     else if (is(Key, ".wavefront_size") && Value.K == Head::Unsigned)
       Kernel.WavefrontSize = uint32_t(Value.Count);
-    else
+    else if (uint32_t *Field = resourceField(Kernel, Key);
+             Field && Value.K == Head::Unsigned) {
+      *Field = uint32_t(Value.Count);
+      Kernel.HasRegisterCounts |= is(Key, ".vgpr_count");
+    } else
       R.skip(Value);
   }
   if (R.Bad)

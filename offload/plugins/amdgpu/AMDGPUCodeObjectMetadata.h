@@ -32,6 +32,20 @@ constexpr uint32_t NoteTypeAMDGPUMetadata = 32;
 struct KernelMetadata {
   uint32_t MaxFlatWorkgroupSize = 0;
   uint32_t WavefrontSize = 0;
+  /// Registers per work-item (.vgpr_count, .agpr_count), per wavefront
+  /// (.sgpr_count), and those spilled to scratch (.*_spill_count).
+  uint32_t VGPRCount = 0;
+  uint32_t AGPRCount = 0;
+  uint32_t SGPRCount = 0;
+  uint32_t VGPRSpillCount = 0;
+  uint32_t SGPRSpillCount = 0;
+  /// Static LDS per work-group (.group_segment_fixed_size) and scratch per
+  /// work-item (.private_segment_fixed_size), in bytes.
+  uint32_t GroupSegmentFixedSize = 0;
+  uint32_t PrivateSegmentFixedSize = 0;
+  /// Whether the note gave .vgpr_count (a code generator's note always
+  /// does; the GPU emulator's does not).
+  bool HasRegisterCounts = false;
 };
 
 /// Each kernel's metadata in the ELF64 image \p Image of \p Size bytes,

@@ -21,6 +21,7 @@
 #include "AMDGPUCodeObjectMetadata.h"
 #include "AMDGPUDeviceHeap.h"
 #include "AMDGPUDeviceQueries.h"
+#include "AMDGPUKernelTrace.h"
 #include "AMDGPUKnobs.h"
 #include "AMDGPUQueues.h"
 #include "AMDGPUWorkChain.h"
@@ -84,6 +85,9 @@ struct AMDGPUKernel {
   /// .max_flat_workgroup_size); 0 when the code object does not say.
   uint32_t MaxFlatWorkgroupSize = 0;
   KernelConfiguration Config{};
+  /// Its registers, spills and segments from the code object's metadata,
+  /// for LIBOMPTARGET_KERNEL_TRACE and LIBOMPTARGET_INFO.
+  offload::amdgpu::KernelMetadata Metadata;
 };
 
 /// Finds the pools of an agent: the first global pool the runtime may
@@ -189,6 +193,11 @@ private:
   /// for, within the agent's limits.
   Status gridFor(const AMDGPUKernel &Kernel, const KernelLaunchParams &Params,
                  Grid &Out);
+
+  /// LIBOMPTARGET_KERNEL_TRACE's line for a launch of \p Kernel.
+  void traceLaunch(const AMDGPUKernel &Kernel, uint32_t NumArgs,
+                   const Grid &TheGrid, const KernelLaunchParams &Params,
+                   uint32_t DynCGroupMem);
 
   /// Queues \p Kernel on \p Chain: the copy of its launch environment to
   /// the device where it has one, then the dispatch, which waits for the

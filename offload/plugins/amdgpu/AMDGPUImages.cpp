@@ -117,8 +117,10 @@ Status AMDGPUDevice::getKernel(LoadedImage *Image, const char *KernelName,
             API.hsa_executable_symbol_get_info(Symbol, Q.Attribute, Q.Value))
       return failure(Q.Call, S, "for kernel '" + Kernel->Name + "'");
   auto Limits = Loaded->KernelLimits.find(Kernel->Name);
-  if (Limits != Loaded->KernelLimits.end())
+  if (Limits != Loaded->KernelLimits.end()) {
     Kernel->MaxFlatWorkgroupSize = Limits->second.MaxFlatWorkgroupSize;
+    Kernel->Metadata = Limits->second;
+  }
   // The kernel environment says how the compiler expects it to run; an
   // image without one (not OpenMP) is launched with the defaults.
   void *EnvAddress = nullptr;

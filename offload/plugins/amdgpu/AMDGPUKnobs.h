@@ -18,6 +18,10 @@
 //   LIBOMPTARGET_AMDGPU_TEAMS_PER_CU (4)
 //       the default number of teams is compute units times this (at least
 //       1 per compute unit).
+//   LIBOMPTARGET_KERNEL_TRACE (0)
+//       not 0: one line per launch on stderr with the kernel's grid,
+//       registers, LDS and scratch, in upstream's format
+//       (AMDGPUKernelTrace.h).
 //   LIBOMPTARGET_AMDGPU_MAX_ASYNC_COPY_BYTES (1 MiB)
 //       copies between the device and pageable host memory of at most this
 //       many bytes go through a pinned staging buffer; larger ones lock the
@@ -46,6 +50,7 @@ struct AMDGPUKnobs {
   uint32_t QueueSize = 512;
   uint32_t TeamsPerCU = 4;
   uint64_t MaxAsyncCopyBytes = uint64_t(1) << 20;
+  uint32_t KernelTrace = 0;
   /// Empty, or what was wrong with the first bad variable.
   std::string Error;
 };
@@ -63,6 +68,7 @@ template <typename GetFn> AMDGPUKnobs parseAMDGPUKnobs(GetFn Get) {
   ReadNumber("LIBOMPTARGET_AMDGPU_NUM_HSA_QUEUES", Knobs.NumQueues);
   ReadNumber("LIBOMPTARGET_AMDGPU_HSA_QUEUE_SIZE", Knobs.QueueSize);
   ReadNumber("LIBOMPTARGET_AMDGPU_TEAMS_PER_CU", Knobs.TeamsPerCU);
+  ReadNumber("LIBOMPTARGET_KERNEL_TRACE", Knobs.KernelTrace);
   const char *CopyName = "LIBOMPTARGET_AMDGPU_MAX_ASYNC_COPY_BYTES";
   RequestedSize Copy = parseRequestedSize(CopyName, Get(CopyName));
   if (!Copy.Error.empty() && Knobs.Error.empty())

@@ -40,6 +40,8 @@ Status AMDGPUDevice::launchKernel(KernelHandle Handle, void **Args,
           deviceText(), Kernel->Name, Kernel->GroupSize, Shared,
           {GroupMemoryPerWorkGroup, "LDS", "work-group"}))
     return S;
+  if (AMDKnobs.KernelTrace)
+    traceLaunch(*Kernel, NumArgs, TheGrid, Params, Shared);
   return onChain(Async, [&](AMDGPUWorkChain &Chain) {
     return queueLaunch(*Kernel, Args, NumArgs, TheGrid, Shared, Chain);
   });
@@ -51,7 +53,31 @@ std::string AMDGPUDevice::describeLaunch(KernelHandle Handle,
   Grid TheGrid{0, 0};
   if (Status S = gridFor(*Kernel, Params, TheGrid))
     return S.message();
-  return describeLaunchGrid(TheGrid, Kernel->Config);
+  uint64_t Dynamic = uint64_t(Params.DynCGroupMem) + Knobs.SharedMemoryBytes;
+  return describeLaunchGrid(TheGrid, Kernel->Config) + ", " +
+         describeAMDGPUResources(Kernel->Metadata, Kernel->GroupSize, Dynamic,
+                                 std::max(Kernel->PrivateSize, StackBytes));
+}
+
+void AMDGPUDevice::traceLaunch(const AMDGPUKernel &Kernel, uint32_t NumArgs,
+                               const Grid &TheGrid,
+                               const KernelLaunchParams &Params,
+                               uint32_t DynCGroupMem) {
+  TracedLaunch L;
+  L.DeviceId = GlobalId;
+  L.Name = Kernel.Name;
+  L.ExecMode = Kernel.Config.ExecMode;
+  L.MaxFlatWorkgroupSize = Kernel.MaxFlatWorkgroupSize;
+  L.NumArgs = NumArgs + 1;
+  L.TheGrid = TheGrid;
+  L.NumTeams = Params.NumTeams;
+  L.ThreadLimit = Params.ThreadLimit;
+  L.Tripcount = Params.Tripcount;
+  // What the dispatch packet will say (queueLaunch).
+  L.GroupBytes = uint64_t(Kernel.GroupSize) + DynCGroupMem;
+  L.PrivateBytes = std::max(Kernel.PrivateSize, StackBytes);
+  L.Metadata = Kernel.Metadata;
+  std::fprintf(stderr, "%s\n", kernelTraceLine(L).c_str());
 }
 
 Status AMDGPUDevice::gridFor(const AMDGPUKernel &Kernel,

@@ -31,6 +31,7 @@
 #include "gpu/GPUPlugin.h"
 #include "gpu/HostServiceDevice.h"
 #include "gpu/KernelGrid.h"
+#include "gpu/KernelResources.h"
 #include "gpu/KernelTimeout.h"
 #include "gpu/LaunchKnobs.h"
 #include "gpu/PinnedHostMemory.h"
@@ -61,6 +62,9 @@ struct CUDAKernel {
   uint32_t MaxThreads = 0;
   /// CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: the kernel's static shared memory.
   uint32_t StaticShared = 0;
+  /// Its registers, stack and static shared memory as the driver gives
+  /// them, for LIBOMPTARGET_INFO's launch line.
+  KernelResources Resources;
   /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as last set: the
   /// dynamic shared memory a launch may ask for without raising it (the
   /// driver's default: 48 KiB less the static part).
@@ -263,6 +267,14 @@ private:
   Status writeLaunchEnvironment(const CUDAKernel &Kernel, StreamRecord &Record,
                                 CUdeviceptr &LaunchEnv);
 
+  /// What the driver says of \p Kernel's registers, stack and shared
+  /// memory (each figure optional), and the limits of \p Kernel's launches.
+  Status readKernelAttributes(CUDAKernel &Kernel);
+
+  /// The multiprocessor's limits the driver gives (optional attributes),
+  /// with NVIDIA's published allocation units.
+  void readOccupancyLimits();
+
   /// Lets \p Kernel use \p DynamicBytes of dynamic shared memory: an error
   /// naming the kernel, the bytes and the limit when its static and
   /// dynamic shared memory cannot fit in a block; above the driver's
@@ -359,6 +371,8 @@ private:
   /// Shared memory a block may have: without the opt-in (48 KiB), and with
   /// it (227 KiB on sm_90).
   int SharedPerBlock = 0, SharedPerBlockOptIn = 0;
+  /// A multiprocessor's limits, for the occupancy on the launch line.
+  OccupancyLimits SMLimits;
   /// The stream of synchronous work (see withStream).
   Guarded<StreamRecord> OwnStream;
   /// Pooled streams not given to an async info now.

@@ -62,6 +62,7 @@ Status CUDADevice::initialize() {
           CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, Device) ||
       SharedPerBlockOptIn < SharedPerBlock)
     SharedPerBlockOptIn = SharedPerBlock;
+  readOccupancyLimits();
   // Asked once: omp_target_is_accessible and the plugin's answer to
   // `requires unified_shared_memory` use it.
   UnifiedMemory = missingForUnifiedMemory(Driver, Device).empty();
@@ -75,6 +76,25 @@ Status CUDADevice::initialize() {
           API.cuStreamCreate(&OwnStream.lock()->Stream, CU_STREAM_NON_BLOCKING))
     return failure("cuStreamCreate", R);
   return createMemoryPool();
+}
+
+void CUDADevice::readOccupancyLimits() {
+  SMLimits = publishedCUDALimits(Major, Minor);
+  auto Ask = [&](int Attribute) -> uint32_t {
+    int Value = 0;
+    if (API.cuDeviceGetAttribute(&Value, Attribute, Device) || Value < 0)
+      return 0;
+    return uint32_t(Value);
+  };
+  uint32_t Warp = Ask(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  SMLimits.WarpSize = Warp ? Warp : 32;
+  SMLimits.MaxWarps = Ask(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR) /
+                      SMLimits.WarpSize;
+  SMLimits.MaxBlocks = Ask(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+  SMLimits.Registers =
+      Ask(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+  SMLimits.SharedMemory =
+      Ask(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
 }
 
 Status CUDADevice::applyLimits() {

@@ -89,28 +89,8 @@ Status CUDADevice::getKernel(LoadedImage *Image, const char *KernelName,
       return S;
     Kernel->Config = Env.Configuration;
   }
-  int MaxThreads = 0;
-  if (CUresult R = API.cuFuncGetAttribute(
-          &MaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-          Kernel->Function))
-    return failure("cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)", R,
-                   "for kernel '" + Kernel->Name + "'");
-  Kernel->MaxThreads = MaxThreads > 0 ? uint32_t(MaxThreads) : 0;
-  // The shared memory figures are optional: a driver that does not give
-  // them leaves the launch to its own check.
-  int Static = 0, DynamicLimit = 0;
-  if (API.cuFuncGetAttribute(&Static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                             Kernel->Function) == CUDA_SUCCESS &&
-      Static > 0)
-    Kernel->StaticShared = uint32_t(Static);
-  if (API.cuFuncGetAttribute(&DynamicLimit,
-                             CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                             Kernel->Function) != CUDA_SUCCESS ||
-      DynamicLimit < 0)
-    DynamicLimit =
-        int(uint32_t(SharedPerBlock) -
-            std::min(Kernel->StaticShared, uint32_t(SharedPerBlock)));
-  *Kernel->DynamicSharedLimit.lock() = uint32_t(DynamicLimit);
+  if (Status S = readKernelAttributes(*Kernel))
+    return S;
   Out = Kernel.get();
   Kernels.lock()->push_back(std::move(Kernel));
   return Status::ok();
@@ -194,4 +174,38 @@ Status CUDADevice::attachHostService(CUDAImage &Image) {
       nullptr, "cuMemcpyHtoDAsync", What.c_str(), [&](CUstream Stream) {
         return API.cuMemcpyHtoDAsync(Address, &Ring, sizeof(Ring), Stream);
       });
+}
+
+Status CUDADevice::readKernelAttributes(CUDAKernel &Kernel) {
+  int MaxThreads = 0;
+  if (CUresult R = API.cuFuncGetAttribute(
+          &MaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+          Kernel.Function))
+    return failure("cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)", R,
+                   "for kernel '" + Kernel.Name + "'");
+  Kernel.MaxThreads = MaxThreads > 0 ? uint32_t(MaxThreads) : 0;
+  // The other figures are optional: a driver that does not give one leaves
+  // it unknown (and a launch's shared memory to its own check).
+  auto Ask = [&](int Attribute, int &Value) {
+    return API.cuFuncGetAttribute(&Value, Attribute, Kernel.Function) ==
+               CUDA_SUCCESS &&
+           Value >= 0;
+  };
+  int Value = 0;
+  if (Ask(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, Value))
+    Kernel.StaticShared = uint32_t(Value);
+  Kernel.Resources.StaticShared = Kernel.StaticShared;
+  Kernel.Resources.HasRegisters = Ask(CU_FUNC_ATTRIBUTE_NUM_REGS, Value);
+  if (Kernel.Resources.HasRegisters)
+    Kernel.Resources.Registers = uint32_t(Value);
+  Kernel.Resources.HasStack = Ask(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, Value);
+  if (Kernel.Resources.HasStack)
+    Kernel.Resources.StackBytes = uint32_t(Value);
+  uint32_t Default = uint32_t(SharedPerBlock) -
+                     std::min(Kernel.StaticShared, uint32_t(SharedPerBlock));
+  *Kernel.DynamicSharedLimit.lock() =
+      Ask(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, Value)
+          ? uint32_t(Value)
+          : Default;
+  return Status::ok();
 }

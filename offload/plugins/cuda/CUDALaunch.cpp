@@ -46,7 +46,12 @@ std::string CUDADevice::describeLaunch(KernelHandle Handle,
   Grid TheGrid{0, 0};
   if (Status S = gridFor(*Kernel, Params, TheGrid))
     return S.message();
-  return describeLaunchGrid(TheGrid, Kernel->Config);
+  uint64_t Dynamic = uint64_t(Params.DynCGroupMem) + Knobs.SharedMemoryBytes;
+  Occupancy Occ = computeOccupancy(SMLimits, Kernel->Resources,
+                                   TheGrid.totalThreadsPerBlock(),
+                                   Kernel->Resources.StaticShared + Dynamic);
+  return describeLaunchGrid(TheGrid, Kernel->Config) + ", " +
+         describeResources(Kernel->Resources, Dynamic, Occ);
 }
 
 Status CUDADevice::gridFor(const CUDAKernel &Kernel,

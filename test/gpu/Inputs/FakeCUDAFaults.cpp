@@ -344,6 +344,18 @@ CUresult fake_cuDeviceGetAttribute(int *Value, int Attribute, CUdevice) {
   case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
     *Value = 2048;
     break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+    *Value = 233472;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR:
+    *Value = 65536;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR:
+    *Value = 32;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    *Value = 232448;
+    break;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
     *Value = 9;
     break;
@@ -464,10 +476,25 @@ CUresult fake_cuModuleGetGlobal(CUdeviceptr *, size_t *, CUmodule,
 
 CUresult fake_cuFuncGetAttribute(int *Value, int Attribute, CUfunction) {
   ENTER("cuFuncGetAttribute");
-  if (Attribute != CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+  // Every kernel: a saxpy's figures on an H100 (nvlink's and the
+  // driver's), so that the launch line's registers, stack, shared memory
+  // and occupancy can be checked.
+  switch (Attribute) {
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *Value = 1024;
+    return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_NUM_REGS:
+    *Value = 40;
+    return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
+    *Value = 136;
+    return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
+    *Value = 7188;
+    return CUDA_SUCCESS;
+  default:
     return CUDA_ERROR_INVALID_VALUE;
-  *Value = 1024;
-  return CUDA_SUCCESS;
+  }
 }
 
 CUresult fake_cuMemAlloc(CUdeviceptr *Ptr, size_t Bytes) {
