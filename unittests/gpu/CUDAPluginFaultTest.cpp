@@ -193,7 +193,7 @@ TEST(CUDAPluginFaults, OutOfMemorySaysHowMuchAndWhy) {
   EXPECT_FALSE(O.Completed);
   EXPECT_THAT(O.Output,
               HasSubstr(std::string("omptarget error: ") + Device0 +
-                        ": cuMemAlloc failed for 4096 bytes: "
+                        ": cuMemAlloc failed for 4096 bytes of device memory: "
                         "CUDA_ERROR_OUT_OF_MEMORY (2): out of memory"));
   EXPECT_THAT(O.Output, HasSubstr("step allocate(Device) failed"));
 }

@@ -11,7 +11,9 @@
 // and properties (AMDGPUDeviceSetup.cpp), memory and copies
 // (AMDGPUMemory.cpp), code objects and symbols (AMDGPUImages.cpp), kernels
 // and launch (AMDGPULaunch.cpp), the work chains of queues and signals and
-// the waits on them (AMDGPUChains.cpp).
+// the waits on them (AMDGPUChains.cpp). What it does as the CUDA device does
+// (numbering, locking, the memory pool, the grid and the launch line) is
+// gpu/GPUDevice.h's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,21 +30,14 @@
 #include "Guarded.h"
 #include "HSARuntime.h"
 #include "IndirectCallInstall.h"
-#include "PluginDevice.h"
 #include "PluginEntryPoints.h"
 #include "PluginInterface.h"
 #include "gpu/AllocationReport.h"
 #include "gpu/DeviceLimits.h"
-#include "gpu/DeviceMemoryPool.h"
 #include "gpu/DeviceRuntimeDebug.h"
-#include "gpu/GPUPlugin.h"
-#include "gpu/HostServiceDevice.h"
+#include "gpu/GPUDevice.h"
 #include "gpu/KernelGrid.h"
-#include "gpu/KernelTimeout.h"
-#include "gpu/LaunchKnobs.h"
-#include "gpu/PinnedHostMemory.h"
 #include "gpu/SharedMemoryLimit.h"
-#include "gpu/ZeroCopyMaps.h"
 
 #include <algorithm>
 #include <atomic>
@@ -75,8 +70,7 @@ struct AMDGPUImage : LoadedImage {
   std::map<std::string, offload::amdgpu::KernelMetadata> KernelLimits;
 };
 
-struct AMDGPUKernel {
-  std::string Name;
+struct AMDGPUKernel : GPUKernel {
   uint64_t KernelObject = 0;
   uint32_t KernargSize = 0;
   uint32_t GroupSize = 0;
@@ -84,7 +78,6 @@ struct AMDGPUKernel {
   /// The largest work-group the kernel was compiled for (its metadata's
   /// .max_flat_workgroup_size); 0 when the code object does not say.
   uint32_t MaxFlatWorkgroupSize = 0;
-  KernelConfiguration Config{};
   /// Its registers, spills and segments from the code object's metadata,
   /// for LIBOMPTARGET_KERNEL_TRACE and LIBOMPTARGET_INFO.
   offload::amdgpu::KernelMetadata Metadata;
@@ -92,11 +85,10 @@ struct AMDGPUKernel {
 
 /// Finds the pools of an agent: the first global pool the runtime may
 /// allocate from with the requested flag.
-class AMDGPUDevice final : public PluginDevice {
+class AMDGPUDevice final : public GPUDevice {
 public:
   AMDGPUDevice(const HSARuntime &Runtime, int32_t Id, int32_t NumDevices)
-      : Runtime(Runtime), API(Runtime.api()), Id(Id), NumDevices(NumDevices),
-        GlobalId(Id), NumGlobalDevices(NumDevices),
+      : GPUDevice(Id, NumDevices), Runtime(Runtime), API(Runtime.api()),
         Agent(Runtime.gpuAgents()[size_t(Id)]) {}
 
   ~AMDGPUDevice() override {
@@ -129,13 +121,6 @@ public:
 
   Status free(void *Ptr, AllocKind Kind) override;
 
-  Status lockHostMemory(void *HostPtr, uint64_t Size, void *&Locked) override {
-    return Pinned.lock(HostPtr, Size, Locked);
-  }
-  Status unlockHostMemory(void *HostPtr) override {
-    return Pinned.unlock(HostPtr);
-  }
-
   Status dataSubmit(void *DevicePtr, const void *HostPtr, int64_t Size,
                     __tgt_async_info *Async) override;
 
@@ -149,23 +134,9 @@ public:
   Status dataFill(void *DevicePtr, int Value, int64_t Size,
                   __tgt_async_info *Async) override;
 
-  Status launchKernel(KernelHandle Handle, void **Args, uint32_t NumArgs,
-                      const KernelLaunchParams &Params,
-                      __tgt_async_info *Async) override;
-
   Status synchronize(__tgt_async_info *Async) override;
 
   Status queryAsync(__tgt_async_info *Async, bool &Done) override;
-
-  /// Whether kernels can read pageable host memory (HMM and XNACK).
-  bool supportsUnifiedMemory() const override { return UnifiedMemory; }
-  bool useZeroCopyMaps() const override {
-    return UnifiedMemory && ZeroCopyMapsRequested;
-  }
-
-  /// LIBOMPTARGET_INFO's line: the grid launchKernel gives the queue.
-  std::string describeLaunch(KernelHandle Handle,
-                             const KernelLaunchParams &Params) override;
 
   /// For `requires unified_shared_memory` (GPUPlugin::checkRequiresFlags).
   Status checkUnifiedMemory() const;
@@ -173,12 +144,6 @@ public:
   /// HSA's answers, and how the LIBOMPTARGET_AMDGPU_* variables set up
   /// this device.
   DeviceProperties getProperties() override;
-
-  void setDeviceNumbering(int32_t GlobalDeviceId,
-                          int32_t NumAllDevices) override {
-    GlobalId = GlobalDeviceId;
-    NumGlobalDevices = NumAllDevices;
-  }
 
   void printInfo(FILE *Out) override;
 
@@ -189,10 +154,18 @@ private:
   /// the compiler cannot bound (recursion, calls through pointers).
   Status readStackSize();
 
-  /// The launch's grid: what the kernel's environment and \p Params ask
-  /// for, within the agent's limits.
-  Status gridFor(const AMDGPUKernel &Kernel, const KernelLaunchParams &Params,
-                 Grid &Out);
+  GridLimits gridLimits(const GPUKernel &Kernel) const override;
+
+  /// Checks that \p Kernel's LDS fits and that no queue has stopped, then
+  /// dispatches it on the chain of \p Async (or runs it, without one).
+  Status launchOnDevice(GPUKernel &Kernel, void **Args, uint32_t NumArgs,
+                        const KernelLaunchParams &Params, const Grid &TheGrid,
+                        uint32_t DynamicShared,
+                        __tgt_async_info *Async) override;
+
+  /// VGPRs, SGPRs, LDS and scratch (AMDGPUKernelTrace.h).
+  std::string describeResources(const GPUKernel &Kernel, const Grid &TheGrid,
+                                uint64_t DynamicShared) override;
 
   /// LIBOMPTARGET_KERNEL_TRACE's line for a launch of \p Kernel.
   void traceLaunch(const AMDGPUKernel &Kernel, uint32_t NumArgs,
@@ -231,7 +204,7 @@ private:
 
   /// "AMDGPU device 0 (gfx90a)"; only the number until initialize() has
   /// the agent's name.
-  std::string deviceText() const {
+  std::string deviceText() const override {
     std::string Text = "AMDGPU device " + std::to_string(Id);
     if (!Name.empty())
       Text += " (" + Name + ")";
@@ -332,8 +305,8 @@ private:
   /// Page-locks host memory with hsa_amd_memory_lock for this device's
   /// agent (an optional entry point: runtimes without it refuse with a
   /// message naming it).
-  Status lockWithRuntime(void *Ptr, uint64_t Size, void *&AgentPtr);
-  Status unlockWithRuntime(void *Ptr);
+  Status lockWithDriver(void *Ptr, uint64_t Size, void *&AgentPtr) override;
+  Status unlockWithDriver(void *Ptr) override;
 
   /// allocate() with the reason for a failure in \p Error.
   void *allocateOrExplain(uint64_t Size, AllocKind Kind, Status &Error);
@@ -345,13 +318,8 @@ private:
 
   const HSARuntime &Runtime;
   const HSAAPI &API;
-  int32_t Id;
-  int32_t NumDevices;
-  /// The device's number among all devices of the process, and their count.
-  int32_t GlobalId, NumGlobalDevices;
   hsa_agent_t Agent;
   hsa_agent_t HostAgent{};
-  std::string Name;
   uint32_t MaxWorkgroupSize = 0;
   uint32_t ComputeUnits = 0;
   uint32_t WavefrontSize = 0;
@@ -365,28 +333,15 @@ private:
   /// Chains (one per async info in use) not in use now.
   Guarded<std::vector<AMDGPUWorkChain *>> FreeChains;
   uint64_t TimestampFrequency = 0;
-  bool UnifiedMemory = false;
-  const bool ZeroCopyMapsRequested = zeroCopyMapsRequested();
-  const KernelTimeout Timeout = kernelTimeoutFromEnvironment();
-  const LaunchKnobs Knobs = launchKnobsFromEnvironment();
   /// LIBOMPTARGET_STACK_SIZE: the private segment (stack) of every
   /// work-item at least this large; 0 leaves each kernel's own size.
   uint32_t StackBytes = 0;
   Guarded<std::vector<std::unique_ptr<AMDGPUKernel>>> Kernels;
-  /// Requests from the device (gpu/HostServiceDevice.h).
-  DeviceHostService HostService;
   /// The heap behind malloc/new in kernels, reserved at the first image
   /// load that needs it.
   AMDGPUDeviceHeap Heap;
-  /// Device allocations (AllocKind::Device); set by initialize().
-  std::unique_ptr<DeviceMemoryPool> Pool;
   /// Staging buffers between pageable host memory and the device.
   std::unique_ptr<DeviceMemoryPool> Staging;
-  /// Host memory locked through lockHostMemory.
-  PinnedHostMemory Pinned{[this](void *Ptr, uint64_t Size, void *&AgentPtr) {
-                            return lockWithRuntime(Ptr, Size, AgentPtr);
-                          },
-                          [this](void *Ptr) { return unlockWithRuntime(Ptr); }};
 };
 
 } // namespace offload::plugin::hsa

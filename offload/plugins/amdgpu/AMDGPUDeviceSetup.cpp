@@ -64,10 +64,11 @@ hsa_status_t findPool(hsa_amd_memory_pool_t Pool, void *Data) {
 } // namespace
 
 Status AMDGPUDevice::initialize() {
-  for (const std::string *Error :
-       {&Timeout.Error, &Knobs.Error, &AMDKnobs.Error})
-    if (!Error->empty())
-      return Status::error("%s: %s", deviceText().c_str(), Error->c_str());
+  if (Status S = checkEnvironment())
+    return S;
+  if (!AMDKnobs.Error.empty())
+    return Status::error("%s: %s", deviceText().c_str(),
+                         AMDKnobs.Error.c_str());
   if (Status S = readStackSize())
     return S;
   char AgentName[64] = {0};
@@ -173,20 +174,11 @@ Status AMDGPUDevice::createQueues() {
 }
 
 Status AMDGPUDevice::createMemoryPools() {
-  MemoryPoolThreshold Threshold = memoryPoolThresholdFromEnvironment();
-  if (!Threshold.Error.empty())
-    return Status::error("%s: %s", deviceText().c_str(),
-                         Threshold.Error.c_str());
-  auto Allocate = [this](uint64_t Bytes, uint64_t Requested,
+  auto Allocate = [this](uint64_t Bytes, const std::string &For,
                          Status &Error) -> void * {
     void *Ptr = nullptr;
     if (hsa_status_t S =
             API.hsa_amd_memory_pool_allocate(DevicePool, Bytes, 0, &Ptr)) {
-      std::string For =
-          "for " + std::to_string(Requested) + " bytes of device memory";
-      if (Bytes != Requested)
-        For += " (a " + std::to_string(Bytes) +
-               "-byte block of the device memory pool)";
       Error = failure("hsa_amd_memory_pool_allocate", S, For);
       return nullptr;
     }
@@ -197,7 +189,8 @@ Status AMDGPUDevice::createMemoryPools() {
       return failure("hsa_amd_memory_pool_free", S);
     return Status::ok();
   };
-  Pool = std::make_unique<DeviceMemoryPool>(Threshold.Bytes, Allocate, Free);
+  if (Status S = createMemoryPool(Allocate, Free))
+    return S;
   auto AllocateStaging = [this](uint64_t Bytes, uint64_t,
                                 Status &Error) -> void * {
     return allocateOrExplain(Bytes, AllocKind::Host, Error);

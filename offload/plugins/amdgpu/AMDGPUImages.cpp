@@ -137,7 +137,8 @@ Status AMDGPUDevice::getKernel(LoadedImage *Image, const char *KernelName,
       return S;
     Kernel->Config = Env.Configuration;
   }
-  Out = Kernel.get();
+  // The handle is the kernel's generic part (GPUDevice::kernelOf).
+  Out = static_cast<GPUKernel *>(Kernel.get());
   Kernels.lock()->push_back(std::move(Kernel));
   return Status::ok();
 }

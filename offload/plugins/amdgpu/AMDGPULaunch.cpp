@@ -16,47 +16,63 @@
 using namespace offload::plugin;
 using namespace offload::plugin::hsa;
 
-Status AMDGPUDevice::launchKernel(KernelHandle Handle, void **Args,
-                                  uint32_t NumArgs,
-                                  const KernelLaunchParams &Params,
-                                  __tgt_async_info *Async) {
-  auto *Kernel = static_cast<AMDGPUKernel *>(Handle);
-  Grid TheGrid{0, 0};
-  if (Status S = gridFor(*Kernel, Params, TheGrid))
-    return S;
+Status AMDGPUDevice::launchOnDevice(GPUKernel &Generic, void **Args,
+                                    uint32_t NumArgs,
+                                    const KernelLaunchParams &Params,
+                                    const Grid &TheGrid, uint32_t DynamicShared,
+                                    __tgt_async_info *Async) {
+  auto &Kernel = static_cast<AMDGPUKernel &>(Generic);
   // A queue stops for good at a kernel's fault: say so rather than queue
   // work that will never run.
   QueueFault Fault;
   if (Queues.fault(Fault))
     return Status::error("%s: cannot launch kernel '%s': the HSA queue "
                          "stopped earlier, after kernel '%s': %s",
-                         deviceText().c_str(), Kernel->Name.c_str(),
+                         deviceText().c_str(), Kernel.Name.c_str(),
                          Fault.Kernel.c_str(),
                          Runtime.statusString(Fault.Status).c_str());
-  // LIBOMPTARGET_SHARED_MEMORY_SIZE adds to every launch's dynamic
-  // shared memory, as upstream's plugins add it.
-  uint32_t Shared = Params.DynCGroupMem + Knobs.SharedMemoryBytes;
   if (Status S = checkSharedMemory(
-          deviceText(), Kernel->Name, Kernel->GroupSize, Shared,
+          deviceText(), Kernel.Name, Kernel.GroupSize, DynamicShared,
           {GroupMemoryPerWorkGroup, "LDS", "work-group"}))
     return S;
   if (AMDKnobs.KernelTrace)
-    traceLaunch(*Kernel, NumArgs, TheGrid, Params, Shared);
+    traceLaunch(Kernel, NumArgs, TheGrid, Params, DynamicShared);
   return onChain(Async, [&](AMDGPUWorkChain &Chain) {
-    return queueLaunch(*Kernel, Args, NumArgs, TheGrid, Shared, Chain);
+    return queueLaunch(Kernel, Args, NumArgs, TheGrid, DynamicShared, Chain);
   });
 }
 
-std::string AMDGPUDevice::describeLaunch(KernelHandle Handle,
-                                         const KernelLaunchParams &Params) {
-  auto *Kernel = static_cast<AMDGPUKernel *>(Handle);
-  Grid TheGrid{0, 0};
-  if (Status S = gridFor(*Kernel, Params, TheGrid))
-    return S.message();
-  uint64_t Dynamic = uint64_t(Params.DynCGroupMem) + Knobs.SharedMemoryBytes;
-  return describeLaunchGrid(TheGrid, Kernel->Config) + ", " +
-         describeAMDGPUResources(Kernel->Metadata, Kernel->GroupSize, Dynamic,
-                                 std::max(Kernel->PrivateSize, StackBytes));
+std::string AMDGPUDevice::describeResources(const GPUKernel &Generic,
+                                            const Grid &,
+                                            uint64_t DynamicShared) {
+  const auto &Kernel = static_cast<const AMDGPUKernel &>(Generic);
+  return describeAMDGPUResources(Kernel.Metadata, Kernel.GroupSize,
+                                 DynamicShared,
+                                 std::max(Kernel.PrivateSize, StackBytes));
+}
+
+GridLimits AMDGPUDevice::gridLimits(const GPUKernel &Generic) const {
+  const auto &Kernel = static_cast<const AMDGPUKernel &>(Generic);
+  GridLimits Limits;
+  Limits.MaxThreadsPerBlock = 256;
+  if (MaxWorkgroupSize && MaxWorkgroupSize < 256)
+    Limits.MaxThreadsPerBlock = MaxWorkgroupSize;
+  // A dispatch larger than the kernel was compiled for is invalid, and
+  // its code (link-time OpenMPOpt's state machine too) assumes the bound.
+  if (Kernel.MaxFlatWorkgroupSize &&
+      Kernel.MaxFlatWorkgroupSize < Limits.MaxThreadsPerBlock)
+    Limits.MaxThreadsPerBlock = Kernel.MaxFlatWorkgroupSize;
+  Limits.DefaultThreadsPerBlock = 256;
+  Limits.MaxBlocks = UINT32_MAX / Limits.MaxThreadsPerBlock;
+  // LIBOMPTARGET_AMDGPU_TEAMS_PER_CU teams per compute unit by default.
+  Limits.DefaultBlocks =
+      (ComputeUnits ? ComputeUnits : 1) * AMDKnobs.TeamsPerCU;
+  Limits.WarpSize = WavefrontSize ? WavefrontSize : 64;
+  Limits.MaxBareThreadsPerBlock = MaxWorkgroupSize ? MaxWorkgroupSize : 1024;
+  if (Kernel.MaxFlatWorkgroupSize &&
+      Kernel.MaxFlatWorkgroupSize < Limits.MaxBareThreadsPerBlock)
+    Limits.MaxBareThreadsPerBlock = Kernel.MaxFlatWorkgroupSize;
+  return Limits;
 }
 
 void AMDGPUDevice::traceLaunch(const AMDGPUKernel &Kernel, uint32_t NumArgs,
@@ -78,31 +94,6 @@ void AMDGPUDevice::traceLaunch(const AMDGPUKernel &Kernel, uint32_t NumArgs,
   L.PrivateBytes = std::max(Kernel.PrivateSize, StackBytes);
   L.Metadata = Kernel.Metadata;
   std::fprintf(stderr, "%s\n", kernelTraceLine(L).c_str());
-}
-
-Status AMDGPUDevice::gridFor(const AMDGPUKernel &Kernel,
-                             const KernelLaunchParams &Params, Grid &Out) {
-  GridLimits Limits;
-  Limits.MaxThreadsPerBlock = 256;
-  if (MaxWorkgroupSize && MaxWorkgroupSize < 256)
-    Limits.MaxThreadsPerBlock = MaxWorkgroupSize;
-  // A dispatch larger than the kernel was compiled for is invalid, and
-  // its code (link-time OpenMPOpt's state machine too) assumes the bound.
-  if (Kernel.MaxFlatWorkgroupSize &&
-      Kernel.MaxFlatWorkgroupSize < Limits.MaxThreadsPerBlock)
-    Limits.MaxThreadsPerBlock = Kernel.MaxFlatWorkgroupSize;
-  Limits.DefaultThreadsPerBlock = 256;
-  Limits.MaxBlocks = UINT32_MAX / Limits.MaxThreadsPerBlock;
-  // LIBOMPTARGET_AMDGPU_TEAMS_PER_CU teams per compute unit by default.
-  Limits.DefaultBlocks =
-      (ComputeUnits ? ComputeUnits : 1) * AMDKnobs.TeamsPerCU;
-  Limits.WarpSize = WavefrontSize ? WavefrontSize : 64;
-  Limits.MaxBareThreadsPerBlock = MaxWorkgroupSize ? MaxWorkgroupSize : 1024;
-  if (Kernel.MaxFlatWorkgroupSize &&
-      Kernel.MaxFlatWorkgroupSize < Limits.MaxBareThreadsPerBlock)
-    Limits.MaxBareThreadsPerBlock = Kernel.MaxFlatWorkgroupSize;
-  return chooseGridWithin(Limits, Knobs, Kernel.Config, Params, deviceText(),
-                          Kernel.Name, Out);
 }
 
 Status AMDGPUDevice::queueLaunch(const AMDGPUKernel &Kernel, void **Args,

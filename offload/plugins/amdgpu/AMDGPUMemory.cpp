@@ -178,8 +178,7 @@ bool AMDGPUDevice::lockForTransfer(AMDGPUWorkChain &Chain, const void *HostPtr,
   return true;
 }
 
-Status AMDGPUDevice::lockWithRuntime(void *Ptr, uint64_t Size,
-                                     void *&AgentPtr) {
+Status AMDGPUDevice::lockWithDriver(void *Ptr, uint64_t Size, void *&AgentPtr) {
   if (!API.hsa_amd_memory_lock || !API.hsa_amd_memory_unlock)
     return Status::error("%s: cannot lock host memory: the HSA runtime has "
                          "no hsa_amd_memory_lock/hsa_amd_memory_unlock",
@@ -191,7 +190,7 @@ Status AMDGPUDevice::lockWithRuntime(void *Ptr, uint64_t Size,
   return Status::ok();
 }
 
-Status AMDGPUDevice::unlockWithRuntime(void *Ptr) {
+Status AMDGPUDevice::unlockWithDriver(void *Ptr) {
   if (hsa_status_t S = API.hsa_amd_memory_unlock(Ptr))
     return failure("hsa_amd_memory_unlock", S);
   return Status::ok();

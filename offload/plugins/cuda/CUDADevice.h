@@ -10,7 +10,9 @@
 // does). Its members are defined by what happens there: device discovery
 // and properties (CUDADeviceSetup.cpp), memory and copies (CUDAMemory.cpp),
 // images and symbols (CUDAImages.cpp), kernels and launch (CUDALaunch.cpp),
-// streams and the waits on them (CUDAStreams.cpp).
+// streams and the waits on them (CUDAStreams.cpp). What it does as the AMDGPU
+// device does (numbering, locking, the memory pool, the grid and the launch
+// line) is gpu/GPUDevice.h's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,22 +23,15 @@
 #include "CUDADriver.h"
 #include "Guarded.h"
 #include "IndirectCallInstall.h"
-#include "PluginDevice.h"
 #include "PluginEntryPoints.h"
 #include "PluginInterface.h"
 #include "gpu/AllocationReport.h"
 #include "gpu/DeviceLimits.h"
-#include "gpu/DeviceMemoryPool.h"
 #include "gpu/DeviceRuntimeDebug.h"
-#include "gpu/GPUPlugin.h"
-#include "gpu/HostServiceDevice.h"
+#include "gpu/GPUDevice.h"
 #include "gpu/KernelGrid.h"
 #include "gpu/KernelResources.h"
-#include "gpu/KernelTimeout.h"
-#include "gpu/LaunchKnobs.h"
-#include "gpu/PinnedHostMemory.h"
 #include "gpu/SharedMemoryLimit.h"
-#include "gpu/ZeroCopyMaps.h"
 
 #include <algorithm>
 #include <chrono>
@@ -55,10 +50,8 @@ struct CUDAImage : LoadedImage {
   std::string Description;
 };
 
-struct CUDAKernel {
-  std::string Name;
+struct CUDAKernel : GPUKernel {
   CUfunction Function = nullptr;
-  KernelConfiguration Config{};
   uint32_t MaxThreads = 0;
   /// CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: the kernel's static shared memory.
   uint32_t StaticShared = 0;
@@ -89,11 +82,10 @@ struct StreamRecord {
   bool Pooled = false;
 };
 
-class CUDADevice final : public PluginDevice {
+class CUDADevice final : public GPUDevice {
 public:
   CUDADevice(const CUDADriver &Driver, int32_t Id, int32_t NumDevices)
-      : Driver(Driver), API(Driver.api()), Id(Id), NumDevices(NumDevices),
-        GlobalId(Id), NumGlobalDevices(NumDevices) {}
+      : GPUDevice(Id, NumDevices), Driver(Driver), API(Driver.api()) {}
 
   ~CUDADevice() override {
     // A device is destroyed only when its initialize() failed (the plugin
@@ -130,13 +122,6 @@ public:
 
   Status free(void *Ptr, AllocKind Kind) override;
 
-  Status lockHostMemory(void *HostPtr, uint64_t Size, void *&Locked) override {
-    return Pinned.lock(HostPtr, Size, Locked);
-  }
-  Status unlockHostMemory(void *HostPtr) override {
-    return Pinned.unlock(HostPtr);
-  }
-
   // Every copy is queued with cuMemcpy*Async on a stream (the async info's,
   // or the device's own, waited for). From pageable memory the driver
   // copies through a staging buffer before the call returns; from memory
@@ -155,23 +140,9 @@ public:
   Status dataFill(void *DevicePtr, int Value, int64_t Size,
                   __tgt_async_info *Async) override;
 
-  Status launchKernel(KernelHandle Handle, void **Args, uint32_t NumArgs,
-                      const KernelLaunchParams &Params,
-                      __tgt_async_info *Async) override;
-
   Status synchronize(__tgt_async_info *Async) override;
 
   Status queryAsync(__tgt_async_info *Async, bool &Done) override;
-
-  /// Whether kernels can read pageable host memory (HMM, coherent links).
-  bool supportsUnifiedMemory() const override { return UnifiedMemory; }
-  bool useZeroCopyMaps() const override {
-    return UnifiedMemory && ZeroCopyMapsRequested;
-  }
-
-  /// LIBOMPTARGET_INFO's line: the grid launchKernel gives the driver.
-  std::string describeLaunch(KernelHandle Handle,
-                             const KernelLaunchParams &Params) override;
 
   /// For `requires unified_shared_memory` (GPUPlugin::checkRequiresFlags).
   Status checkUnifiedMemory() const;
@@ -186,18 +157,12 @@ public:
   Status waitInteropSync(void *Sync) override;
   Status destroyInteropSync(void *Sync) override;
 
-  void setDeviceNumbering(int32_t GlobalDeviceId,
-                          int32_t NumAllDevices) override {
-    GlobalId = GlobalDeviceId;
-    NumGlobalDevices = NumAllDevices;
-  }
-
   void printInfo(FILE *Out) override;
 
 private:
   /// "CUDA device 0 (NVIDIA H100 80GB HBM3, sm_90)"; only the number until
   /// initialize() has asked the driver for the rest.
-  std::string deviceText() const {
+  std::string deviceText() const override {
     std::string Text = "CUDA device " + std::to_string(Id);
     if (!Name.empty())
       Text += " (" + Name + ", sm_" + std::to_string(Major) +
@@ -226,12 +191,12 @@ private:
 
   /// The pool of device allocations (gpu/DeviceMemoryPool.h) over
   /// cuMemAlloc and cuMemFree.
-  Status createMemoryPool();
+  Status setUpMemoryPool();
 
   /// Page-locks host memory with cuMemHostRegister (an optional entry
   /// point: drivers without it refuse with a message naming it).
-  Status lockWithDriver(void *Ptr, uint64_t Size, void *&DevicePtr);
-  Status unlockWithDriver(void *Ptr);
+  Status lockWithDriver(void *Ptr, uint64_t Size, void *&DevicePtr) override;
+  Status unlockWithDriver(void *Ptr) override;
 
   Status makeCurrent() const {
     if (CUresult R = API.cuCtxSetCurrent(Context))
@@ -247,10 +212,20 @@ private:
   /// the device's ring, in page-locked host memory, when the image has one.
   Status attachHostService(CUDAImage &Image);
 
-  /// The launch's grid: what the kernel's environment and \p Params ask
-  /// for, within the device's and the kernel's limits.
-  Status gridFor(const CUDAKernel &Kernel, const KernelLaunchParams &Params,
-                 Grid &Out);
+  GridLimits gridLimits(const GPUKernel &Kernel) const override;
+
+  /// Makes the context current, opts \p Kernel in to its dynamic shared
+  /// memory where it needs more than the default (reserveSharedMemory),
+  /// and queues it on the stream of \p Async (or runs it, without one).
+  Status launchOnDevice(GPUKernel &Kernel, void **Args, uint32_t NumArgs,
+                        const KernelLaunchParams &Params, const Grid &TheGrid,
+                        uint32_t DynamicShared,
+                        __tgt_async_info *Async) override;
+
+  /// Registers, shared memory and stack as cuFuncGetAttribute gives them,
+  /// and the occupancy they leave (gpu/KernelResources.h).
+  std::string describeResources(const GPUKernel &Kernel, const Grid &TheGrid,
+                                uint64_t DynamicShared) override;
 
   /// A buffer a launch on \p Record's stream needs until the stream is
   /// waited for (its launch environment, its teams-reduction buffer): from
@@ -355,17 +330,8 @@ private:
 
   const CUDADriver &Driver;
   const CUDADriverAPI &API;
-  int32_t Id;
-  int32_t NumDevices;
-  /// The device's number among all devices of the process, and their count.
-  int32_t GlobalId, NumGlobalDevices;
-  const KernelTimeout Timeout = kernelTimeoutFromEnvironment();
-  const LaunchKnobs Knobs = launchKnobsFromEnvironment();
   CUdevice Device = 0;
   CUcontext Context = nullptr;
-  std::string Name;
-  bool UnifiedMemory = false;
-  const bool ZeroCopyMapsRequested = zeroCopyMapsRequested();
   int Major = 0, Minor = 0, Multiprocessors = 0, MaxThreadsPerBlock = 0,
       MaxGridX = 0, ClockKHz = 0;
   /// Shared memory a block may have: without the opt-in (48 KiB), and with
@@ -379,14 +345,6 @@ private:
   Guarded<std::vector<StreamRecord *>> FreeStreams;
   using LockedStreams = Guarded<std::vector<StreamRecord *>>::Access;
   Guarded<std::vector<std::unique_ptr<CUDAKernel>>> Kernels;
-  DeviceHostService HostService;
-  /// Device allocations (AllocKind::Device); set by initialize().
-  std::unique_ptr<DeviceMemoryPool> Pool;
-  /// Host memory locked through lockHostMemory.
-  PinnedHostMemory Pinned{[this](void *Ptr, uint64_t Size, void *&DevicePtr) {
-                            return lockWithDriver(Ptr, Size, DevicePtr);
-                          },
-                          [this](void *Ptr) { return unlockWithDriver(Ptr); }};
 };
 
 } // namespace offload::plugin::cuda

@@ -17,9 +17,8 @@ using namespace offload::plugin;
 using namespace offload::plugin::cuda;
 
 Status CUDADevice::initialize() {
-  for (const std::string *Error : {&Timeout.Error, &Knobs.Error})
-    if (!Error->empty())
-      return Status::error("%s: %s", deviceText().c_str(), Error->c_str());
+  if (Status S = checkEnvironment())
+    return S;
   if (CUresult R = API.cuDeviceGet(&Device, Id))
     return failure("cuDeviceGet", R);
   // The name and compute capability first, so that every later error
@@ -75,7 +74,7 @@ Status CUDADevice::initialize() {
   if (CUresult R =
           API.cuStreamCreate(&OwnStream.lock()->Stream, CU_STREAM_NON_BLOCKING))
     return failure("cuStreamCreate", R);
-  return createMemoryPool();
+  return setUpMemoryPool();
 }
 
 void CUDADevice::readOccupancyLimits() {

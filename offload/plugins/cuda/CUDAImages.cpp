@@ -91,7 +91,8 @@ Status CUDADevice::getKernel(LoadedImage *Image, const char *KernelName,
   }
   if (Status S = readKernelAttributes(*Kernel))
     return S;
-  Out = Kernel.get();
+  // The handle is the kernel's generic part (GPUDevice::kernelOf).
+  Out = static_cast<GPUKernel *>(Kernel.get());
   Kernels.lock()->push_back(std::move(Kernel));
   return Status::ok();
 }

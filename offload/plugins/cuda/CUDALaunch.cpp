@@ -16,46 +16,37 @@
 using namespace offload::plugin;
 using namespace offload::plugin::cuda;
 
-Status CUDADevice::launchKernel(KernelHandle Handle, void **Args,
-                                uint32_t NumArgs,
-                                const KernelLaunchParams &Params,
-                                __tgt_async_info *Async) {
-  auto *Kernel = static_cast<CUDAKernel *>(Handle);
+Status CUDADevice::launchOnDevice(GPUKernel &Generic, void **Args,
+                                  uint32_t NumArgs, const KernelLaunchParams &,
+                                  const Grid &TheGrid, uint32_t DynamicShared,
+                                  __tgt_async_info *Async) {
+  auto &Kernel = static_cast<CUDAKernel &>(Generic);
   if (Status S = makeCurrent())
     return S;
-  Grid TheGrid{0, 0};
-  if (Status S = gridFor(*Kernel, Params, TheGrid))
-    return S;
-  // LIBOMPTARGET_SHARED_MEMORY_SIZE adds to every launch's dynamic
-  // shared memory, as upstream's plugins add it.
-  uint32_t Shared = Params.DynCGroupMem + Knobs.SharedMemoryBytes;
-  if (Status S = reserveSharedMemory(*Kernel, Shared))
+  if (Status S = reserveSharedMemory(Kernel, DynamicShared))
     return S;
   return withStream(Async, [&](StreamRecord &Record) -> Status {
-    if (Status S = queueLaunch(*Kernel, Args, NumArgs, TheGrid, Shared, Record))
+    if (Status S =
+            queueLaunch(Kernel, Args, NumArgs, TheGrid, DynamicShared, Record))
       return S;
     if (!Async)
-      return waitAndRecycle(Record, "running kernel '" + Kernel->Name + "'");
+      return waitAndRecycle(Record, "running kernel '" + Kernel.Name + "'");
     return Status::ok();
   });
 }
 
-std::string CUDADevice::describeLaunch(KernelHandle Handle,
-                                       const KernelLaunchParams &Params) {
-  auto *Kernel = static_cast<CUDAKernel *>(Handle);
-  Grid TheGrid{0, 0};
-  if (Status S = gridFor(*Kernel, Params, TheGrid))
-    return S.message();
-  uint64_t Dynamic = uint64_t(Params.DynCGroupMem) + Knobs.SharedMemoryBytes;
-  Occupancy Occ = computeOccupancy(SMLimits, Kernel->Resources,
-                                   TheGrid.totalThreadsPerBlock(),
-                                   Kernel->Resources.StaticShared + Dynamic);
-  return describeLaunchGrid(TheGrid, Kernel->Config) + ", " +
-         describeResources(Kernel->Resources, Dynamic, Occ);
+std::string CUDADevice::describeResources(const GPUKernel &Generic,
+                                          const Grid &TheGrid,
+                                          uint64_t DynamicShared) {
+  const auto &Kernel = static_cast<const CUDAKernel &>(Generic);
+  Occupancy Occ = computeOccupancy(
+      SMLimits, Kernel.Resources, TheGrid.totalThreadsPerBlock(),
+      Kernel.Resources.StaticShared + DynamicShared);
+  return plugin::describeResources(Kernel.Resources, DynamicShared, Occ);
 }
 
-Status CUDADevice::gridFor(const CUDAKernel &Kernel,
-                           const KernelLaunchParams &Params, Grid &Out) {
+GridLimits CUDADevice::gridLimits(const GPUKernel &Generic) const {
+  const auto &Kernel = static_cast<const CUDAKernel &>(Generic);
   GridLimits Limits;
   Limits.MaxThreadsPerBlock = 256;
   if (MaxThreadsPerBlock > 0 && uint32_t(MaxThreadsPerBlock) < 256)
@@ -67,8 +58,7 @@ Status CUDADevice::gridFor(const CUDAKernel &Kernel,
   Limits.DefaultBlocks =
       uint32_t(Multiprocessors > 0 ? Multiprocessors : 1) * 4;
   Limits.MaxBareThreadsPerBlock = Kernel.MaxThreads ? Kernel.MaxThreads : 1024;
-  return chooseGridWithin(Limits, Knobs, Kernel.Config, Params, deviceText(),
-                          Kernel.Name, Out);
+  return Limits;
 }
 
 Status CUDADevice::reserveSharedMemory(CUDAKernel &Kernel,

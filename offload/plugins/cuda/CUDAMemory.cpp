@@ -116,19 +116,11 @@ Status CUDADevice::dataFill(void *DevicePtr, int Value, int64_t Size,
   });
 }
 
-Status CUDADevice::createMemoryPool() {
-  MemoryPoolThreshold Threshold = memoryPoolThresholdFromEnvironment();
-  if (!Threshold.Error.empty())
-    return Status::error("%s: %s", deviceText().c_str(),
-                         Threshold.Error.c_str());
-  auto Allocate = [this](uint64_t Bytes, uint64_t Requested,
+Status CUDADevice::setUpMemoryPool() {
+  auto Allocate = [this](uint64_t Bytes, const std::string &For,
                          Status &Error) -> void * {
     CUdeviceptr Address = 0;
     if (CUresult R = API.cuMemAlloc(&Address, Bytes)) {
-      std::string For = "for " + std::to_string(Requested) + " bytes";
-      if (Bytes != Requested)
-        For += " (a " + std::to_string(Bytes) +
-               "-byte block of the device memory pool)";
       Error = failure("cuMemAlloc", R, For);
       return nullptr;
     }
@@ -143,8 +135,7 @@ Status CUDADevice::createMemoryPool() {
       return failure("cuMemFree", R);
     return Status::ok();
   };
-  Pool = std::make_unique<DeviceMemoryPool>(Threshold.Bytes, Allocate, Free);
-  return Status::ok();
+  return createMemoryPool(Allocate, Free);
 }
 
 Status CUDADevice::lockWithDriver(void *Ptr, uint64_t Size, void *&DevicePtr) {
