@@ -21,14 +21,21 @@
 // heap, through a pointer array the team allocates when a thread first
 // needs it.
 //
-// Barriers: a barrier over the whole block uses the hardware barrier. A
-// barrier over the first Count threads uses the counted hardware barrier
-// where it exists and Count is a whole number of warps (NVPTX); otherwise a
-// barrier in shared memory (arrival counter + generation).
+// Barriers: every barrier over the whole block, the runtime's and the
+// user's (ompx_sync_block), is the one hardware barrier 0, as upstream's
+// SPMD barriers are. Threads at two different whole-block barriers then
+// meet: code ported from CUDA that puts `#pragma omp barrier` in a branch
+// some threads skip (undefined in OpenMP) completes as it does with
+// upstream's runtime, the skipping threads' arrival at the region's closing
+// barrier completing the round. A barrier over the first Count threads uses
+// a counted hardware barrier of its own where it exists and Count is a
+// whole number of warps (NVPTX); otherwise a barrier in shared memory
+// (arrival counter + generation).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Arch.h"
+#include "Debug.h"
 #include "DeviceEnvironment.h"
 #include "GPUPrimitives.h"
 #include "State.h"
@@ -146,8 +153,7 @@ namespace {
 enum class BarrierKind {
   /// One thread: a fence is enough.
   Fence,
-  /// Every thread of the block: hardware barrier Id + 1 (id 0 stays free
-  /// for user code).
+  /// Every thread of the block: hardware barrier 0, whatever the Id.
   Block,
   /// Threads 0..Count-1 of a region, whole warps: a counted hardware
   /// barrier. The generic state machine's participants (the main thread
@@ -176,7 +182,7 @@ OMPX_HOT void arch::barrier(BarrierId Id, uint32_t Count) {
     gpu::fenceBlock();
     return;
   case BarrierKind::Block:
-    gpu::blockBarrier(Id + 1);
+    gpu::blockBarrier(0);
     return;
   case BarrierKind::Counted:
     gpu::countedBarrier(Id + 1, Count);
@@ -217,11 +223,14 @@ void arch::initTeam() {
 
 OMPX_HOT TeamState &arch::teamState() { return *generic(&SharedTeam); }
 
+// The plugins cap every launch at MaxThreadsPerBlock, so the bound is a
+// debug check: a message and trap on every query would put a printf call,
+// its stack frame and its registers into every kernel.
 OMPX_HOT ThreadState &arch::threadState() {
   uint32_t Tid = gpu::threadId();
-  if (Tid >= gpu::MaxThreadsPerBlock)
-    fatal("block larger than the device runtime supports (256 threads); "
-          "the plugin must cap threads per block");
+  OMPX_ASSERT(Tid < gpu::MaxThreadsPerBlock,
+              "block larger than the device runtime supports (256 threads); "
+              "the plugin must cap threads per block");
   return *generic(&SharedThreads[Tid]);
 }
 

@@ -46,8 +46,9 @@ void fenceTeam(int Ordering) {
   }
 }
 
-/// Hardware barrier 0 over the whole block: the runtime keeps ids 1 and 2
-/// for itself (GPUArch.cpp), 0 is the user's, as in CUDA's __syncthreads.
+/// Hardware barrier 0 over the whole block, as CUDA's __syncthreads: the
+/// same barrier as the runtime's whole-block barriers (GPUArch.cpp), as in
+/// upstream's runtime.
 void syncBlock(int Ordering) {
   fenceTeam(Ordering);
   gpu::blockBarrier(0);

@@ -9,10 +9,15 @@
 // Checks that cost a branch on every runtime call are made only when asked
 // for: at compile time with -fopenmp-target-debug (clang emits
 // `__omp_rtl_debug_kind`, 1 or the option's value, into every device
-// translation unit) or at run time with LIBOMPTARGET_DEVICE_RTL_DEBUG (the
-// plugin copies it into the device environment). Bit 0 of either turns
-// them on. A failed check is reported like a failed assert() in user code:
-// file, line, function, block and thread; then the kernel stops.
+// translation unit) or, on the CPU device, also at run time with
+// LIBOMPTARGET_DEVICE_RTL_DEBUG (the plugin copies it into the device
+// environment). Bit 0 turns them on. On GPUs only the compiler's setting
+// counts, as in upstream's runtime, where both must ask: a check that the
+// device environment could turn on stays in every kernel, with the
+// message's printf and its stack frame, and a GPU pays for that in
+// registers and stack (32 bytes of stack in every sm_90 kernel). A failed
+// check is reported like a failed assert() in user code: file, line,
+// function, block and thread; then the kernel stops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,7 +47,13 @@ inline uint32_t compiledDebugKind() {
 /// Whether the runtime checks its invariants (see the file comment). Inline:
 /// every check asks, on the kernels' hot paths.
 inline bool debugChecks() {
+#if defined(__NVPTX__) || defined(__AMDGPU__)
+  // Folded at compile or link time: no check is left in a kernel unless
+  // the program asked for them (see the file comment).
+  return (compiledDebugKind() & 1) != 0;
+#else
   return ((compiledDebugKind() | deviceEnvironment().DeviceDebugKind) & 1) != 0;
+#endif
 }
 } // namespace ompx
 

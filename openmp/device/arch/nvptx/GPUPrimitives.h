@@ -79,8 +79,8 @@ inline uint64_t ballot(uint64_t Mask, bool Predicate) {
   return __nvvm_vote_ballot_sync(uint32_t(Mask), Predicate);
 }
 
-/// Hardware barrier \p Id (1..15; 0 is left to user CUDA code) over the
-/// whole block.
+/// Hardware barrier \p Id (0..15) over the whole block; the non-aligned
+/// form, which threads may reach from different points of the code.
 inline void blockBarrier(uint32_t Id) { __nvvm_barrier_sync(Id); }
 /// Hardware barrier over the first \p Count threads; \p Count must be a
 /// multiple of the warp size.
