@@ -8,6 +8,7 @@
 
 #include "offload/Transforms/DirectRegionCalls.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
@@ -16,6 +17,12 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Pass.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -49,23 +56,23 @@ bool convertible(const DataLayout &DL, Type *From, Type *To) {
          (From->isIntegerTy(64) && is64BitPointer(DL, To));
 }
 
-/// Replaces \p Call with a direct call of \p Target; false when the
-/// prototypes cannot be reconciled.
-bool makeDirect(CallInst &Call, Function &Target) {
+/// Replaces \p Call with a direct call of \p Target and returns it; nullptr
+/// when the prototypes cannot be reconciled.
+CallInst *makeDirect(CallInst &Call, Function &Target) {
   FunctionType *Want = Target.getFunctionType();
   if (Call.getFunctionType() == Want) {
     Call.setCalledOperand(&Target);
-    return true;
+    return &Call;
   }
   const DataLayout &DL = Call.getModule()->getDataLayout();
   if (Want->isVarArg() || Call.getFunctionType()->isVarArg() ||
       Want->getNumParams() != Call.arg_size() ||
       Want->getReturnType() != Call.getType())
-    return false;
+    return nullptr;
   for (unsigned I = 0; I < Call.arg_size(); ++I)
     if (!convertible(DL, Call.getArgOperand(I)->getType(),
                      Want->getParamType(I)))
-      return false;
+      return nullptr;
   IRBuilder<> Builder(&Call);
   SmallVector<Value *, 16> Args;
   for (unsigned I = 0; I < Call.arg_size(); ++I) {
@@ -87,25 +94,11 @@ bool makeDirect(CallInst &Call, Function &Target) {
   Direct->setDebugLoc(Call.getDebugLoc());
   Call.replaceAllUsesWith(Direct);
   Call.eraseFromParent();
-  return true;
+  return Direct;
 }
 
-class DirectRegionCallsPass : public FunctionPass {
-public:
-  static char ID;
-  DirectRegionCallsPass() : FunctionPass(ID) {}
-  StringRef getPassName() const override {
-    return "Direct calls of the device runtime's hidden region pointers";
-  }
-  bool runOnFunction(Function &F) override {
-    return makeRegionCallsDirect(F) != 0;
-  }
-};
-char DirectRegionCallsPass::ID = 0;
-
-} // namespace
-
-unsigned makeRegionCallsDirect(Function &F) {
+/// makeRegionCallsDirect, collecting the direct calls in \p Made.
+unsigned makeDirectIn(Function &F, SmallVectorImpl<CallInst *> *Made) {
   SmallVector<std::pair<CallInst *, Function *>, 8> Work;
   for (Instruction &I : instructions(F)) {
     auto *Call = dyn_cast<CallInst>(&I);
@@ -117,19 +110,121 @@ unsigned makeRegionCallsDirect(Function &F) {
     if (auto *Target = dyn_cast<Function>(Hidden->stripPointerCasts()))
       Work.push_back({Call, Target});
   }
-  unsigned Made = 0;
+  unsigned Count = 0;
   for (auto [Call, Target] : Work) {
     auto *Asm = cast<CallInst>(Call->getCalledOperand());
-    if (!makeDirect(*Call, *Target))
+    CallInst *Direct = makeDirect(*Call, *Target);
+    if (!Direct)
       continue;
-    ++Made;
+    ++Count;
+    if (Made)
+      Made->push_back(Direct);
     if (Asm->use_empty())
       Asm->eraseFromParent();
   }
-  return Made;
+  return Count;
 }
 
-FunctionPass *createDirectRegionCallsPass() {
+/// A region body bigger than this, called from more than one place, is
+/// left a call: inlining it twice would double a large kernel's code.
+constexpr unsigned MaxDuplicatedInstructions = 2000;
+
+unsigned instructionCount(const Function &F) {
+  unsigned Count = 0;
+  for (const BasicBlock &BB : F)
+    Count += BB.size();
+  return Count;
+}
+
+bool worthInlining(const CallInst &Call, const Function &Callee) {
+  if (Callee.isDeclaration() || &Callee == Call.getFunction() ||
+      Callee.hasFnAttribute(Attribute::NoInline) || Callee.isVarArg())
+    return false;
+  return Callee.hasOneUse() ||
+         instructionCount(Callee) <= MaxDuplicatedInstructions;
+}
+
+/// What the optimizer would have done after inlining, function by function:
+/// the region's captures, passed by address, become registers again.
+void cleanUp(ArrayRef<Function *> Functions) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
+  for (Function *F : Functions)
+    FPM.run(*F, FAM);
+}
+
+class DirectRegionCallsPass : public ModulePass {
+public:
+  static char ID;
+  DirectRegionCallsPass() : ModulePass(ID) {}
+  StringRef getPassName() const override {
+    return "Direct, inlined calls of the device runtime's hidden region "
+           "pointers";
+  }
+  bool runOnModule(Module &M) override {
+    return makeRegionCallsDirectAndInline(M).Direct != 0;
+  }
+};
+char DirectRegionCallsPass::ID = 0;
+
+} // namespace
+
+unsigned makeRegionCallsDirect(Function &F) { return makeDirectIn(F, nullptr); }
+
+DirectRegionCallStats makeRegionCallsDirectAndInline(Module &M) {
+  DirectRegionCallStats Stats;
+  SmallVector<CallInst *, 16> Made;
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      Stats.Direct += makeDirectIn(F, &Made);
+  SetVector<Function *> Callers, Inlinees;
+  // An inlined body may hold hidden calls of its own (a nested region's, a
+  // reduction's helpers): they become direct in the caller, and are
+  // inlined in the next round.
+  for (unsigned Round = 0; !Made.empty() && Round < 4; ++Round) {
+    SmallVector<CallInst *, 16> Next;
+    for (CallInst *Call : Made) {
+      Function *Callee = Call->getCalledFunction();
+      Function *Caller = Call->getFunction();
+      if (!Callee || !worthInlining(*Call, *Callee))
+        continue;
+      InlineFunctionInfo IFI;
+      if (!InlineFunction(*Call, IFI).isSuccess())
+        continue;
+      ++Stats.Inlined;
+      Callers.insert(Caller);
+      Inlinees.insert(Callee);
+      Stats.Direct += makeDirectIn(*Caller, &Next);
+    }
+    Made = std::move(Next);
+  }
+  // A region function nothing calls any more goes, and is not cleaned up.
+  SmallVector<Function *, 16> Dead;
+  for (Function *F : Inlinees)
+    if (F->hasLocalLinkage() && F->use_empty())
+      Dead.push_back(F);
+  for (Function *F : Dead)
+    Callers.remove(F);
+  cleanUp(Callers.getArrayRef());
+  for (Function *F : Dead)
+    F->eraseFromParent();
+  return Stats;
+}
+
+ModulePass *createDirectRegionCallsPass() {
   return new DirectRegionCallsPass();
 }
 

@@ -301,10 +301,7 @@ rewriteIndirectCalls(Module &M, const IndirectCallRewriterOptions &Options) {
     return {};
   // The optimizer is done (the pass runs last): the runtime's hidden region
   // calls become direct first, so they need no lookup (DirectRegionCalls.h).
-  unsigned Direct = 0;
-  for (Function &F : M)
-    if (!F.isDeclaration())
-      Direct += makeRegionCallsDirect(F);
+  unsigned Direct = makeRegionCallsDirectAndInline(M).Direct;
   IndirectCallRewriterStats Stats = Rewriter(M, Options).run();
   Stats.DirectRegionCalls = Direct;
   return Stats;
@@ -316,6 +313,9 @@ PreservedAnalyses IndirectCallRewriterPass::run(Module &M,
   if (Stats.RewrittenCalls == 0 && Stats.TranslatedVTables == 0 &&
       Stats.DirectRegionCalls == 0)
     return PreservedAnalyses::all();
+  // Region calls made direct were inlined, which changes control flow.
+  if (Stats.DirectRegionCalls)
+    return PreservedAnalyses::none();
   PreservedAnalyses PA;
   PA.preserveSet<CFGAnalyses>();
   return PA;

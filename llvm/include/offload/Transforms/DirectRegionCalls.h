@@ -26,7 +26,8 @@
 
 namespace llvm {
 class Function;
-class FunctionPass;
+class Module;
+class ModulePass;
 class Value;
 } // namespace llvm
 
@@ -45,9 +46,27 @@ llvm::Value *passThroughAsmOperand(llvm::Value *V);
 /// alone. Returns the number of calls made direct.
 unsigned makeRegionCallsDirect(llvm::Function &F);
 
-/// makeRegionCallsDirect as a legacy pass, for the code-generation pass
-/// manager of the device links (LTO's PreCodeGenPassesHook).
-llvm::FunctionPass *createDirectRegionCallsPass();
+struct DirectRegionCallStats {
+  /// Calls made direct.
+  unsigned Direct = 0;
+  /// Of those, the calls inlined into their callers.
+  unsigned Inlined = 0;
+};
+
+/// makeRegionCallsDirect on every function of \p M; then each direct call
+/// is inlined where its callee allows it (a definition, not noinline, not
+/// recursive; a callee of over 2000 instructions only when it has no other
+/// caller), and the callers are cleaned up (SROA, early CSE, instcombine,
+/// CFG simplification). The optimizer would have done that had it seen the
+/// call; doing it after the optimizer keeps link-time OpenMPOpt from
+/// seeing the regions, at the cost of a few function passes over the
+/// kernels. Without it a kernel keeps the call, a stack frame for the
+/// captures passed by address, and the registers of a call.
+DirectRegionCallStats makeRegionCallsDirectAndInline(llvm::Module &M);
+
+/// makeRegionCallsDirectAndInline as a legacy pass, for the code-generation
+/// pass manager of the device links (LTO's PreCodeGenPassesHook).
+llvm::ModulePass *createDirectRegionCallsPass();
 
 } // namespace offload
 
