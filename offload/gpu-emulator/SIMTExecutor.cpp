@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SIMTExecutor.h"
+#include "Checkers.h"
 #include "Schedule.h"
 #include "ThreadStacks.h"
 #include "gpu/CUDAABI.h"
@@ -202,6 +203,12 @@ void startBlock(BlockState &Block, const LaunchConfig &Config, uint64_t Linear,
                                  Stacks.size(),
                              Stacks.size(), threadMain);
   }
+  if (enabledChecks())
+    startBlockChecks(Block,
+                     Config.StaticSharedBytes + Config.DynamicSharedBytes,
+                     Stacks.stack(0),
+                     static_cast<char *>(Stacks.stack(Block.Threads.size() - 1)) +
+                         Stacks.size());
 }
 
 unsigned workerCount(uint64_t Blocks) {
@@ -285,6 +292,9 @@ void worker(GridRun &Run, unsigned Index, unsigned Workers) {
 LaunchResult runGrid(const LaunchConfig &Config) {
   static std::atomic<uint64_t> Launches{0};
   GridRun Run{Config, scheduleSettings(), Launches++};
+  if (Run.Schedule.Error)
+    return {offload::cuda_abi::CUDA_ERROR_INVALID_VALUE,
+            "kernel '" + Config.KernelName + "': " + Run.Schedule.Error};
   uint64_t Blocks = Config.Grid.count();
   if (Blocks == 0 || Config.Block.count() == 0)
     return {};

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 
 extern "C" {
 /// Read by every function of an image on entry (SchedulePoints.cpp):
@@ -32,12 +33,16 @@ namespace {
 /// still makes progress between switches.
 constexpr uint32_t PreemptOdds = 8;
 
-[[noreturn]] void badSetting(const char *Value) {
-  fprintf(stderr,
-          "gpu-emulator: GPUEMU_SCHEDULE='%s' is not 'in-order', 'random' "
-          "or 'random:SEED' (SEED a decimal number)\n",
-          Value);
-  std::exit(2);
+/// Exiting here instead would run the program's exit handlers on a
+/// stream's thread while the main thread waits for that stream: a hang.
+ScheduleSettings badSetting(const char *Value) {
+  static std::string Error = std::string("GPUEMU_SCHEDULE='") + Value +
+                             "' is not 'in-order', 'random' or 'random:SEED' "
+                             "(SEED a decimal number)";
+  fprintf(stderr, "gpu-emulator: %s\n", Error.c_str());
+  ScheduleSettings Settings;
+  Settings.Error = Error.c_str();
+  return Settings;
 }
 
 ScheduleSettings readSettings() {
@@ -46,15 +51,15 @@ ScheduleSettings readSettings() {
   if (!Value || !*Value || !std::strcmp(Value, "in-order"))
     return Settings;
   if (std::strncmp(Value, "random", 6) != 0)
-    badSetting(Value);
+    return badSetting(Value);
   Settings.Random = true;
   if (Value[6] == ':') {
     char *End = nullptr;
     Settings.Seed = std::strtoull(Value + 7, &End, 10);
     if (End == Value + 7 || *End)
-      badSetting(Value);
+      return badSetting(Value);
   } else if (Value[6]) {
-    badSetting(Value);
+    return badSetting(Value);
   } else {
     std::random_device Device;
     Settings.Seed =

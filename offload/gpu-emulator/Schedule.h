@@ -30,11 +30,13 @@ namespace gpuemu {
 struct ScheduleSettings {
   bool Random = false;
   uint64_t Seed = 0;
+  /// Why GPUEMU_SCHEDULE is not one of the above; every launch then fails
+  /// with it, so that a misspelt setting cannot quietly test nothing.
+  const char *Error = nullptr;
 };
 
 /// GPUEMU_SCHEDULE, read (and in random mode the seed printed to stderr)
-/// on the first call; exits naming the variable when its value is not one
-/// of the above, so that a misspelt setting cannot quietly test nothing.
+/// on the first call.
 const ScheduleSettings &scheduleSettings();
 
 /// The random numbers of one block's schedule (SplitMix64): a block's
