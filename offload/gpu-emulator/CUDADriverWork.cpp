@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceMemory.h"
+#include "MemoryShadow.h"
 #include "ModuleLoader.h"
 #include "SIMTExecutor.h"
 #include "Streams.h"
@@ -85,6 +86,8 @@ CUDA_API cuMemcpyHtoDAsync_v2(CUdeviceptr Dst, const void *Src, size_t Bytes,
   traceCopy(ptr(Dst), Src, Bytes);
   return onStream(S, [=] {
     std::memcpy(ptr(Dst), Src, Bytes);
+    if (MemoryShadow *Shadow = MemoryShadow::get())
+      Shadow->written(ptr(Dst), Bytes);
     return CUDA_SUCCESS;
   });
 }
@@ -107,6 +110,8 @@ CUDA_API cuMemcpyDtoDAsync_v2(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes,
   traceCopy(ptr(Dst), ptr(Src), Bytes);
   return onStream(S, [=] {
     std::memmove(ptr(Dst), ptr(Src), Bytes);
+    if (MemoryShadow *Shadow = MemoryShadow::get())
+      Shadow->copied(ptr(Dst), ptr(Src), Bytes);
     return CUDA_SUCCESS;
   });
 }
@@ -122,6 +127,8 @@ CUDA_API cuMemsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Count,
     return CUDA_ERROR_INVALID_VALUE;
   return onStream(S, [=] {
     std::memset(ptr(Dst), Value, Count);
+    if (MemoryShadow *Shadow = MemoryShadow::get())
+      Shadow->written(ptr(Dst), Count);
     return CUDA_SUCCESS;
   });
 }

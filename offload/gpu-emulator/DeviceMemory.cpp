@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceMemory.h"
+#include "Checkers.h"
+#include "MemoryShadow.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -40,9 +42,18 @@ DeviceMemory::DeviceMemory() {
   }
   Base = static_cast<char *>(Range);
   Free[uintptr_t(Base)] = Capacity;
+  MemoryShadow::create(Base, Capacity);
 }
 
 void *DeviceMemory::allocate(size_t Bytes) {
+  void *P = allocateRounded(Bytes);
+  if (MemoryShadow *Shadow = MemoryShadow::get())
+    if (P)
+      Shadow->allocated(P, Bytes);
+  return P;
+}
+
+void *DeviceMemory::allocateRounded(size_t Bytes) {
   Bytes = (Bytes ? Bytes + Alignment - 1 : Alignment) / Alignment * Alignment;
   std::lock_guard<std::mutex> Guard(Lock);
   for (auto It = Free.begin(); It != Free.end(); ++It) {
@@ -60,6 +71,9 @@ void *DeviceMemory::allocate(size_t Bytes) {
 }
 
 bool DeviceMemory::free(void *Ptr) {
+  MemoryShadow *Shadow = MemoryShadow::get();
+  if (Shadow && checking(MemCheck))
+    checkFree(*Shadow, Ptr);
   std::lock_guard<std::mutex> Guard(Lock);
   auto It = Allocated.find(uintptr_t(Ptr));
   if (It == Allocated.end())
@@ -67,6 +81,8 @@ bool DeviceMemory::free(void *Ptr) {
   uintptr_t Start = It->first;
   size_t Bytes = It->second;
   Allocated.erase(It);
+  if (Shadow)
+    Shadow->freed(Ptr, Bytes);
   // Give large blocks' pages back; a new allocation sees zeros, as many
   // GPUs' fresh allocations do, but programs must not rely on it.
   if (Bytes >= (size_t(1) << 20))
@@ -85,6 +101,25 @@ bool DeviceMemory::free(void *Ptr) {
   }
   Free[Start] = Bytes;
   return true;
+}
+
+void DeviceMemory::checkFree(MemoryShadow &Shadow, void *Ptr) {
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (Allocated.count(uintptr_t(Ptr)) || !Shadow.covers(Ptr))
+      return;
+  }
+  // The drivers answer CUDA_ERROR_INVALID_VALUE anyway; memcheck says why
+  // (in a kernel, where free has no result, it ends the launch).
+  std::string What = Shadow.describe(Ptr);
+  bool Twice = What.find("freed") != std::string::npos;
+  char Address[32];
+  snprintf(Address, sizeof(Address), "%p", Ptr);
+  reportCheck("memcheck",
+              std::string(Twice ? "double free" : "free") +
+                  " of device memory at " + Address +
+                  (Twice ? "" : ", which is not an allocation: " + What),
+              nullptr);
 }
 
 bool DeviceMemory::inside(const std::map<uintptr_t, size_t> &Ranges,

@@ -26,6 +26,8 @@
 
 namespace gpuemu {
 
+class MemoryShadow;
+
 class DeviceMemory {
 public:
   static DeviceMemory &get();
@@ -44,6 +46,9 @@ public:
 
 private:
   DeviceMemory();
+  void *allocateRounded(size_t Bytes);
+  /// Memcheck's report of a free of \p Ptr that is not an allocation.
+  void checkFree(MemoryShadow &Shadow, void *Ptr);
   static bool inside(const std::map<uintptr_t, size_t> &Ranges, uintptr_t P,
                      size_t Bytes);
 

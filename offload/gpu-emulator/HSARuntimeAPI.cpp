@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceMemory.h"
+#include "MemoryShadow.h"
 #include "HSATypes.h"
 #include "Streams.h"
 #include "Trace.h"
@@ -350,6 +351,8 @@ HSA_EXPORT hsa_status_t hsa_amd_memory_fill(void *Ptr, uint32_t Value,
   auto *Words = static_cast<uint32_t *>(Ptr);
   for (size_t I = 0; I < Count; ++I)
     Words[I] = Value;
+  if (MemoryShadow *Shadow = MemoryShadow::get())
+    Shadow->written(Ptr, Count * 4);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -370,6 +373,8 @@ HSA_EXPORT hsa_status_t hsa_amd_memory_async_copy(
   startWhenReady(std::move(Waits), [=]() {
     copyEngine().enqueue([=]() {
       std::memmove(Dst, Src, Size);
+      if (MemoryShadow *Shadow = MemoryShadow::get())
+        Shadow->copied(Dst, Src, Size);
       if (Completion.handle)
         Signal::of(Completion)->update(-1, /*Add=*/true);
       return 0;

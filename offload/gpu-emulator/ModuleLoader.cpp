@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModuleLoader.h"
+#include "Checkers.h"
 #include "DeviceMemory.h"
 
 #include "gpu/CUDAABI.h"
@@ -157,6 +158,12 @@ int loadModule(const void *Image, LoadedModule *&Out, uint16_t Machine) {
   }
   Out = new LoadedModule{Handle, Fd, *Shared, {}};
   registerWritableData(*Out);
+  // The image's accesses call the checks only once this is set (an image
+  // from before the checks has no such symbol and runs unchecked).
+  if (enabledChecks())
+    if (auto *Flags = static_cast<uint32_t *>(
+            dlsym(Handle, abi::CheckFlagsSymbol)))
+      *Flags = enabledChecks();
   return CUDA_SUCCESS;
 }
 

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BlockState.h"
+#include "Checkers.h"
 #include "gpu/CUDAABI.h"
 
 #include "offload/GPUEmulation/EmulatorABI.h"
@@ -45,8 +46,11 @@ constexpr uint32_t PermuteKind = 32;
 
 void releaseBarrier(BlockState &Block, uint32_t Id) {
   for (GPUThread &T : Block.Threads)
-    if (T.Wait == ThreadWait::Barrier && T.BarrierId == Id)
+    if (T.Wait == ThreadWait::Barrier && T.BarrierId == Id) {
       T.Wait = ThreadWait::None;
+      if (enabledChecks())
+        noteSynchronised(T);
+    }
   Block.Barriers[Id] = HardwareBarrier();
 }
 
@@ -88,6 +92,8 @@ uint32_t shuffleSource(const WarpOperation &Op, uint32_t Lane, bool &InRange) {
 /// Computes the results of the warp operation whose participants (in
 /// \p Lanes of warp \p Warp) have all arrived, and releases them.
 void completeWarpOperation(BlockState &Block, uint32_t Warp, uint64_t Lanes) {
+  if (checking(SyncCheck))
+    checkWarpAgreement(Block, Warp, Lanes);
   GPUThread *Base = &Block.Threads[uint64_t(Warp) * Block.WarpSize];
   uint64_t Ballot = 0;
   for (uint32_t L = 0; L < Block.WarpSize; ++L)
@@ -125,6 +131,8 @@ void completeWarpOperation(BlockState &Block, uint32_t Warp, uint64_t Lanes) {
       Op.Result = uint64_t(Value) | (uint64_t(InRange) << 32);
     }
     Base[L].Wait = ThreadWait::None;
+    if (enabledChecks())
+      noteSynchronised(Base[L]);
   }
   Block.WarpWaiting[Warp] &= ~Lanes;
 }
@@ -236,6 +244,8 @@ void arriveAtBarrier(uint32_t Id, uint32_t Count) {
 }
 
 void recheckAfterExit(BlockState &Block, const GPUThread &Exited) {
+  if (checking(SyncCheck))
+    checkExitBeforeBarrier(Block, Exited);
   for (uint32_t Id = 0; Id < NumBarriers; ++Id)
     checkBarrier(Block, Id);
   // An exit changes only its own warp's operations. A completion clears its

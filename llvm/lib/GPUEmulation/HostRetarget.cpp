@@ -144,6 +144,7 @@ Error retargetToHost(Module &M, const Triple &Host) {
   dropGPUTargetDetails(M);
   if (Error E = setHostTarget(M, Host))
     return E;
+  addAccessChecks(M);
   if (Error E = lowerSharedMemory(M, SharedAddressSpace))
     return E;
   if (Error E = AMDGPU ? addAMDGPUKernelEntries(M) : addKernelEntries(M))

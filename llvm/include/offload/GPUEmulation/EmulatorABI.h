@@ -81,6 +81,37 @@ constexpr uint32_t ImplicitArgumentBytes = 256;
 /// which the emulated HSA queue refuses a larger work-group.
 constexpr const char *AMDGPUMetadataSection = ".note.amdgpu.metadata";
 
+/// Exported by every image: uint32_t, 0 unless the loader turns checks on
+/// (GPUEMU_CHECK); the image calls __gpuemu_check_access before each device
+/// memory access only while it is non-zero (AccessChecks.cpp).
+constexpr const char *CheckFlagsSymbol = "__gpuemu_check_flags";
+
+/// The kind of access __gpuemu_check_access is told about: bits, and the
+/// base-2 logarithm of the alignment the access was compiled with in bits
+/// AccessAlignShift and up (0 there: none known, a memcpy's).
+enum AccessKind : uint32_t {
+  AccessStore = 1,
+  /// An atomic or volatile access: it synchronises, and never races.
+  AccessAtomic = 2,
+  /// Through a team-shared (address space 3) pointer.
+  AccessShared = 4,
+  /// The source of a copy: read, but not checked for initialisation.
+  AccessNoInitCheck = 8,
+  /// A fence: no memory is accessed.
+  AccessFence = 16,
+  /// A store whose value (up to 8 bytes) __gpuemu_check_access is given.
+  AccessHasValue = 32,
+};
+constexpr uint32_t AccessAlignShift = 8;
+
+/// Where in the source an access is (from debug information; Line 0 and
+/// an empty File without it), as the image gives it to
+/// __gpuemu_check_access.
+struct CheckSite {
+  uint32_t Line, Column;
+  const char *File, *Function;
+};
+
 /// Special registers read through __gpuemu_sreg.
 enum class SReg : uint32_t {
   TidX,
@@ -178,6 +209,12 @@ double __gpuemu_rounded_to_f64(uint32_t From, uint32_t Mode, uint64_t Bits);
 /// amdgcn's v_trig_preop_f64: 53 bits of 2/pi chosen by \p Segment and the
 /// exponent of \p X, scaled (the argument reduction of ocml's sin and cos).
 double __gpuemu_trig_preop(double X, uint32_t Segment);
+/// Checks an access of \p Bytes at \p Address (AccessKind \p Kind) at
+/// \p Site (a CheckSite) against the checks GPUEMU_CHECK selected; a
+/// failed check reports and ends the launch. \p Stored: the value a store
+/// writes, when Kind has AccessHasValue.
+void __gpuemu_check_access(const void *Address, uint64_t Bytes, uint32_t Kind,
+                           const void *Site, uint64_t Stored);
 [[noreturn]] void __gpuemu_assertfail(const char *Message, const char *File,
                                       uint32_t Line, const char *Function,
                                       uint64_t CharSize);

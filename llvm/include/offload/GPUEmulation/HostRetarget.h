@@ -89,6 +89,14 @@ unsigned addSpinLoopYields(llvm::Module &M);
 /// copies' spin loops yield too.
 unsigned addSchedulePoints(llvm::Module &M);
 
+/// Precedes each device memory access (load, store, atomic, memory
+/// intrinsic) and fence with a call of __gpuemu_check_access, taken only
+/// while the image's CheckFlagsSymbol is non-zero; defines that symbol.
+/// Returns the number of accesses that got one. Needs the final data
+/// layout, and runs before shared memory is lowered (whose address space
+/// tells team-shared accesses apart).
+unsigned addAccessChecks(llvm::Module &M);
+
 /// Refuses a kernel whose static shared memory (address space
 /// \p SharedAddressSpace) is over its GPU's limit, as nvlink (sm_90, 48 KiB)
 /// and the AMDGPU code generator (gfx90a, 64 KiB) do, in their words; and
