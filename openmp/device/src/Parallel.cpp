@@ -131,7 +131,13 @@ extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
 
   if (Team.IsSPMD) {
     // Every thread of the block is here. Those beyond the region's size
-    // wait at the closing barrier.
+    // wait at the closing barrier. The opening one orders what the threads
+    // did before the region (a kernel OpenMPOpt made SPMD lets every thread
+    // store the serial code's values to team memory) before the region's
+    // accesses, as upstream's runtime does: without it the racecheck of
+    // the GPU emulator found a slow warp's serial store overwriting a
+    // region member's write (the GPU kit's generic_mode at -O2).
+    arch::barrier(arch::BlockBarrier, BlockSize);
     uint32_t Tid = arch::threadIdInBlock();
     // Every thread counts the region, member or not, so the serials agree.
     uint32_t Serial = ++State.RegionSerial;
