@@ -21,6 +21,7 @@
 // CHECK-NEXT: device_initialize: dev 1 type=generic-64bit lookup=yes
 // CHECK-NEXT: device_initialize: dev 2 type=generic-64bit lookup=yes
 // CHECK-NEXT: device_initialize: dev 3 type=generic-64bit lookup=yes
+// CHECK-NEXT: main: start
 // CHECK-NEXT: device_load: dev 0 bytes>0=1 host_addr=set
 
 // target data map(tofrom: a): an allocation of a's 256 bytes, then the copy.
@@ -83,6 +84,7 @@
 // NOEMI-NEXT: device_initialize: dev 1 type=generic-64bit lookup=yes
 // NOEMI-NEXT: device_initialize: dev 2 type=generic-64bit lookup=yes
 // NOEMI-NEXT: device_initialize: dev 3 type=generic-64bit lookup=yes
+// NOEMI-NEXT: main: start
 // NOEMI-NEXT: device_load: dev 0
 // NOEMI-NEXT: target(noemi): enter_data begin dev 0 target_id=[[DATA:[0-9]+]]
 // NOEMI-NEXT: data_op(noemi): alloc src_dev 4 dest_dev 0 bytes=256 target_id=[[DATA]]
@@ -109,6 +111,7 @@
 // one, and the nowait kernel is reported as `target`.
 // UPSTREAM: tool: initialized
 // UPSTREAM: device_initialize: dev 0 type=generic-64bit lookup=yes
+// UPSTREAM: main: start
 // UPSTREAM: device_load: dev 0 bytes>0=1 host_addr=set
 // UPSTREAM: target: enter_data begin dev 0 target_id=[[DATA:[0-9]+]] codeptr=set
 // UPSTREAM-NEXT: data_op: alloc begin src_dev 4 dest_dev 0 bytes=256 target_id=[[DATA]]
