@@ -278,7 +278,7 @@ ThreadExtras *arch::threadExtras(bool Create, bool &Made) {
 // the last deinit caller (every thread of an SPMD block, the main thread of
 // a generic one) frees them all.
 void arch::endThreadExtras() {
-  uint32_t Callers = teamState().IsSPMD ? gpu::blockSize() : 1;
+  uint32_t Callers = isSPMDMode() ? gpu::blockSize() : 1;
   if (atomic::add(generic(&SharedThreadsDone), 1u) + 1 != Callers)
     return;
   ThreadExtras **Array = atomic::load(generic(&SharedExtras));

@@ -126,7 +126,7 @@ extern "C" OMPX_HOT void __kmpc_target_deinit() {
   TeamState &Team = arch::teamState();
   OMPX_ASSERT(arch::threadState().Level == 0,
               "__kmpc_target_deinit inside a parallel region");
-  if (Team.IsSPMD) {
+  if (isSPMDMode()) {
     arch::endThreadExtras();
     return;
   }
@@ -145,7 +145,7 @@ extern "C" int8_t __kmpc_is_spmd_exec_mode() {
 
 extern "C" int8_t __kmpc_is_generic_main_thread(int32_t Tid) {
   TeamState &Team = arch::teamState();
-  return !Team.IsSPMD && uint32_t(Tid) == Team.MainThreadId;
+  return !isSPMDMode() && uint32_t(Tid) == Team.MainThreadId;
 }
 
 extern "C" uint32_t __kmpc_get_hardware_thread_id_in_block() {

@@ -129,7 +129,7 @@ extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
   uint32_t Size = chooseTeamSize(NumThreads, State);
   uint32_t BlockSize = arch::numThreadsInBlock();
 
-  if (Team.IsSPMD) {
+  if (isSPMDMode()) {
     // Every thread of the block is here. Those beyond the region's size
     // wait at the closing barrier. The opening one orders what the threads
     // did before the region (a kernel OpenMPOpt made SPMD lets every thread

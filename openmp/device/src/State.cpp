@@ -57,13 +57,13 @@ GenericRole ompx::genericRole(const TeamState &Team, uint32_t Tid) {
 uint32_t ompx::regionCapacity() {
   TeamState &Team = arch::teamState();
   uint32_t Capacity =
-      Team.IsSPMD ? arch::numThreadsInBlock() : Team.RegionCapacity;
+      isSPMDMode() ? arch::numThreadsInBlock() : Team.RegionCapacity;
   return Capacity ? Capacity : 1;
 }
 
 bool ompx::isTeamLeader() {
   TeamState &Team = arch::teamState();
-  return arch::threadIdInBlock() == (Team.IsSPMD ? 0 : Team.MainThreadId);
+  return arch::threadIdInBlock() == (isSPMDMode() ? 0 : Team.MainThreadId);
 }
 
 uint32_t ompx::barrierParticipants() {
@@ -71,7 +71,7 @@ uint32_t ompx::barrierParticipants() {
   if (State.Level == 0)
     // Outside any parallel region every thread of an SPMD block runs the
     // same code; in generic mode only the main thread does.
-    return arch::teamState().IsSPMD ? arch::numThreadsInBlock() : 1;
+    return isSPMDMode() ? arch::numThreadsInBlock() : 1;
   if (State.Level == 1)
     return State.TeamSize;
   // Nested regions are serialized: a team of one.

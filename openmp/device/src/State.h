@@ -18,6 +18,8 @@
 
 #include "Arch.h"
 
+extern "C" int8_t __kmpc_is_spmd_exec_mode();
+
 namespace ompx {
 
 /// How many dynamically scheduled loops of one team may be in flight at once
@@ -204,6 +206,16 @@ inline uint32_t *criticalWord(CriticalNameTy *Name) {
 }
 
 /// Device thread-number queries the API and the worksharing code share.
+/// Whether the kernel runs in SPMD mode, asked through the runtime entry
+/// point rather than by loading TeamState::IsSPMD: OpenMPOpt folds a call of
+/// __kmpc_is_spmd_exec_mode to the mode of the kernels that reach it. The
+/// load is never folded in the default NVPTX flow, where each unit only
+/// declares the team memory and the barriers and fences after
+/// __kmpc_target_init's store clobber it: every SPMD kernel kept the
+/// generic-mode paths (the region arguments' copy to the heap, the worker
+/// release) and their registers and stack.
+inline bool isSPMDMode() { return __kmpc_is_spmd_exec_mode() != 0; }
+
 inline uint32_t currentThreadNum() { return arch::threadState().ThreadNum; }
 inline uint32_t currentTeamSize() { return arch::threadState().TeamSize; }
 

@@ -30,7 +30,7 @@ void __kmpc_barrier_simple_spmd(IdentTy *, int32_t) {
 
 void __kmpc_barrier_simple_generic(IdentTy *, int32_t) {
   TeamState &Team = arch::teamState();
-  if (Team.IsSPMD) {
+  if (isSPMDMode()) {
     arch::barrier(arch::BlockBarrier, arch::numThreadsInBlock());
     return;
   }
