@@ -36,8 +36,16 @@ using namespace ompx;
 
 namespace {
 
-/// Ranges shorter than this are finished by plain binary search.
+/// Ranges shorter than this are finished by plain binary search. GPUs
+/// search by bisection only: an interpolation probe divides in double
+/// precision, a subroutine whose registers every kernel that calls through
+/// a pointer would pay for (84 registers for a one-line kernel on sm_90,
+/// upstream's binary search 29), on every launch, for a few probes saved.
+#if defined(__NVPTX__) || defined(__AMDGPU__)
+constexpr uint64_t MinSearchRange = ~uint64_t(0);
+#else
 constexpr uint64_t MinSearchRange = 16;
+#endif
 /// Interpolation probes allowed after a bisection found the range even.
 constexpr unsigned InterpolationProbes = 3;
 /// A range is even when its middle key is within 1/EvenTolerance of the key
