@@ -112,8 +112,8 @@ std::string describeSite(const CheckSite *Site) {
     return "";
   std::string Function = Site->Function ? Site->Function : "";
   int Status = 1;
-  char *Plain = ::abi::__cxa_demangle(Function.c_str(), nullptr, nullptr,
-                                    &Status);
+  char *Plain =
+      ::abi::__cxa_demangle(Function.c_str(), nullptr, nullptr, &Status);
   if (Status == 0 && Plain)
     Function = Plain;
   std::free(Plain);
@@ -129,8 +129,8 @@ const char *verb(uint32_t Kind) {
 }
 
 std::string accessWords(uint32_t Kind, const void *P, uint64_t Bytes) {
-  return std::string("invalid ") + verb(Kind) + " of " +
-         std::to_string(Bytes) + " bytes at " + hex(P);
+  return std::string("invalid ") + verb(Kind) + " of " + std::to_string(Bytes) +
+         " bytes at " + hex(P);
 }
 
 void checkAlignment(const void *P, uint64_t Bytes, uint32_t Kind,
@@ -145,8 +145,8 @@ void checkAlignment(const void *P, uint64_t Bytes, uint32_t Kind,
   if (uintptr_t(P) % Needed)
     reportCheck("memcheck",
                 "misaligned " + std::string(verb(Kind)) + " of " +
-                    std::to_string(Bytes) + " bytes at " + hex(P) +
-                    " (needs " + std::to_string(Needed) + "-byte alignment)",
+                    std::to_string(Bytes) + " bytes at " + hex(P) + " (needs " +
+                    std::to_string(Needed) + "-byte alignment)",
                 Site);
 }
 
@@ -166,9 +166,8 @@ bool harmlessWrite(const void *P, uint64_t Bytes, uint32_t Kind,
 
 /// Racecheck of an access of [P, P+Bytes) against the word entries at
 /// \p Entries.
-void checkRace(RaceEntry *Entries, const void *P, uint64_t Bytes,
-               uint32_t Kind, const CheckSite *Site, const char *Where,
-               uint64_t Stored) {
+void checkRace(RaceEntry *Entries, const void *P, uint64_t Bytes, uint32_t Kind,
+               const CheckSite *Site, const char *Where, uint64_t Stored) {
   const GPUThread &Self = *CurrentThread;
   uint64_t Words = (uintptr_t(P) % 4 + Bytes + 3) / 4;
   uint64_t SelfStamp = stamp(Self.Index);
@@ -235,8 +234,8 @@ void checkShared(const void *P, uint64_t Bytes, uint32_t Kind,
                   accessWords(Kind, P, Bytes) +
                       ", outside the block's team-shared memory (" +
                       std::to_string(Checks.SharedBytes) +
-                      " bytes, static and dynamic, at " +
-                      hex(Checks.Shared) + ")",
+                      " bytes, static and dynamic, at " + hex(Checks.Shared) +
+                      ")",
                   Site);
     return;
   }
@@ -258,7 +257,8 @@ void checkGlobal(const void *P, uint64_t Bytes, uint32_t Kind,
     uint8_t *S = Shadow->state(P);
     bool Fine = true;
     for (uint64_t I = 0; I < Bytes && Fine; ++I)
-      Fine = S[I] == Written || (S[I] == Unwritten && (Kind & emu::AccessStore));
+      Fine =
+          S[I] == Written || (S[I] == Unwritten && (Kind & emu::AccessStore));
     if (!Fine)
       checkStates(S, P, Bytes, Kind, Site, Shadow->describe(P));
     else if (Kind & (emu::AccessStore | emu::AccessAtomic))

@@ -49,7 +49,7 @@ inline bool checking(uint32_t Mask) { return enabledChecks() & Mask; }
 /// Reports a failed \p Check (its name) and, in a kernel, ends the launch
 /// (never returns there); \p Site may be null.
 void reportCheck(const char *Check, const std::string &What,
-                              const offload::gpuemu::CheckSite *Site);
+                 const offload::gpuemu::CheckSite *Site);
 
 /// A block starts (checks on): its team-shared segment [\p Shared,
 /// +\p SharedBytes) starts unwritten, with no accesses recorded, and its
@@ -66,8 +66,7 @@ void noteSynchronised(const GPUThread &T);
 /// operation completing over \p Lanes of warp \p Warp, whose lanes must
 /// agree on the operation and mask.
 void checkExitBeforeBarrier(const BlockState &Block, const GPUThread &Exited);
-void checkWarpAgreement(const BlockState &Block, uint32_t Warp,
-                        uint64_t Lanes);
+void checkWarpAgreement(const BlockState &Block, uint32_t Warp, uint64_t Lanes);
 
 } // namespace gpuemu
 

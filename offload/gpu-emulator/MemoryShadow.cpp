@@ -51,8 +51,7 @@ void clear(void *P, size_t Bytes) {
   if (End > Start + 16 * Page) {
     std::memset(P, 0, Start - uintptr_t(P));
     madvise(reinterpret_cast<void *>(Start), End - Start, MADV_DONTNEED);
-    std::memset(reinterpret_cast<void *>(End), 0,
-                uintptr_t(P) + Bytes - End);
+    std::memset(reinterpret_cast<void *>(End), 0, uintptr_t(P) + Bytes - End);
     return;
   }
   std::memset(P, 0, Bytes);
@@ -68,8 +67,8 @@ std::string hex(uintptr_t P) {
 
 MemoryShadow::MemoryShadow(const void *Base, size_t Capacity, uint8_t *States,
                            RaceEntry *Races)
-    : Base(static_cast<const char *>(Base)), Capacity(Capacity),
-      States(States), Races(Races) {}
+    : Base(static_cast<const char *>(Base)), Capacity(Capacity), States(States),
+      Races(Races) {}
 
 MemoryShadow *MemoryShadow::get() { return Instance; }
 
@@ -77,11 +76,12 @@ void MemoryShadow::create(const void *Base, size_t Capacity) {
   if (!enabledChecks() || !Base || Instance)
     return;
   auto *States = static_cast<uint8_t *>(reserve(Capacity));
-  auto *Races = static_cast<RaceEntry *>(
-      reserve(Capacity / 4 * sizeof(RaceEntry)));
+  auto *Races =
+      static_cast<RaceEntry *>(reserve(Capacity / 4 * sizeof(RaceEntry)));
   if (!States || !Races) {
-    fprintf(stderr, "gpu-emulator: cannot reserve the shadow of %zu bytes of "
-                    "device memory; GPUEMU_CHECK ignores device memory\n",
+    fprintf(stderr,
+            "gpu-emulator: cannot reserve the shadow of %zu bytes of "
+            "device memory; GPUEMU_CHECK ignores device memory\n",
             Capacity);
     return;
   }

@@ -83,8 +83,7 @@ define ptx_kernel void @k(ptr %out, i32 %i) {
 }
 )");
   ASSERT_TRUE(M);
-  ASSERT_NO_ERROR(
-      emu::retargetToHost(*M, Triple("x86_64-unknown-linux-gnu")));
+  ASSERT_NO_ERROR(emu::retargetToHost(*M, Triple("x86_64-unknown-linux-gnu")));
   auto *Flags = M->getNamedGlobal(emu::CheckFlagsSymbol);
   ASSERT_TRUE(Flags);
   EXPECT_FALSE(Flags->hasLocalLinkage());

@@ -67,9 +67,9 @@ public:
                                ConstantInt::get(I32, 0), CheckFlagsSymbol);
     Flags->setVisibility(GlobalValue::DefaultVisibility);
     PointerType *Ptr = PointerType::getUnqual(Ctx);
-    Check = M.getOrInsertFunction(
-        "__gpuemu_check_access", Type::getVoidTy(Ctx), Ptr,
-        Type::getInt64Ty(Ctx), I32, Ptr, Type::getInt64Ty(Ctx));
+    Check = M.getOrInsertFunction("__gpuemu_check_access", Type::getVoidTy(Ctx),
+                                  Ptr, Type::getInt64Ty(Ctx), I32, Ptr,
+                                  Type::getInt64Ty(Ctx));
     SiteType = StructType::get(Ctx, {I32, I32, Ptr, Ptr});
   }
 
@@ -141,9 +141,8 @@ bool leftOut(const Value *Pointer, uint32_t Kind) {
   return false;
 }
 
-void Instrumenter::add(std::vector<Access> &Out, Instruction &I,
-                       Value *Pointer, Value *Bytes, uint32_t Kind,
-                       MaybeAlign Alignment) {
+void Instrumenter::add(std::vector<Access> &Out, Instruction &I, Value *Pointer,
+                       Value *Bytes, uint32_t Kind, MaybeAlign Alignment) {
   if (leftOut(Pointer, Kind))
     return;
   if (Pointer->getType()->getPointerAddressSpace() == SharedAS)
@@ -220,12 +219,11 @@ Constant *Instrumenter::site(const Instruction &I) {
     Column = Loc->getColumn();
     File = Loc->getFilename();
     if (DISubprogram *SP = Loc->getScope()->getSubprogram())
-      Function = SP->getLinkageName().empty() ? SP->getName()
-                                              : SP->getLinkageName();
+      Function =
+          SP->getLinkageName().empty() ? SP->getName() : SP->getLinkageName();
   }
-  std::string Key = (File + ":" + Twine(Line) + ":" + Twine(Column) + ":" +
-                     Function)
-                        .str();
+  std::string Key =
+      (File + ":" + Twine(Line) + ":" + Twine(Column) + ":" + Function).str();
   Constant *&S = Sites[Key];
   if (!S) {
     Type *I32 = Type::getInt32Ty(Ctx);
