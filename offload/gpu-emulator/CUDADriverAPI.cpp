@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceMemory.h"
+#include "MemoryShadow.h"
 #include "ModuleLoader.h"
 #include "gpu/CUDAABI.h"
 
@@ -271,5 +272,11 @@ CUDA_API cuMemFreeHost(void *Ptr) {
 }
 
 CUDA_API cuMemAllocManaged(CUdeviceptr *Ptr, size_t Bytes, unsigned) {
-  return cuMemAlloc_v2(Ptr, Bytes);
+  CUresult Result = cuMemAlloc_v2(Ptr, Bytes);
+  // The host writes managed memory directly, where initcheck cannot see
+  // it: take it as written.
+  if (Result == CUDA_SUCCESS)
+    if (MemoryShadow *Shadow = MemoryShadow::get())
+      Shadow->written(reinterpret_cast<void *>(*Ptr), Bytes);
+  return Result;
 }

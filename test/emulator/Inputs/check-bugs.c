@@ -10,6 +10,8 @@
 
 enum { N = 100, Team = 128 };
 
+void *allocShared(size_t, int) __asm__("llvm_omp_target_alloc_shared");
+
 static int bug(const char *Name, const char *Mode) {
   return strcmp(Name, Mode) == 0;
 }
@@ -112,6 +114,14 @@ int main(int Argc, char **Argv) {
 #pragma omp barrier
     }
   }
+
+  // Not a bug: managed memory the host wrote, which the checks cannot see
+  // being written, read by a kernel.
+  int *Managed = (int *)allocShared(sizeof(int), Dev);
+  *Managed = 5;
+#pragma omp target is_device_ptr(Managed) map(from : Got)
+  Got = *Managed;
+  omp_target_free(Managed, Dev);
 
   printf("check-bugs %s: survived (%d %d %ld %ld %d)\n", Mode, A[N - 1], Got,
          Total, Sum, Bad);
