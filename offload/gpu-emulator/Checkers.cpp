@@ -164,6 +164,33 @@ bool harmlessWrite(const void *P, uint64_t Bytes, uint32_t Kind,
   return std::memcmp(P, &Stored, Bytes) == 0;
 }
 
+/// Memcheck of an access the compiler knows to be inside the team-shared
+/// variable at \p Object (\p ObjectBytes long): an index past its end
+/// lands in another variable of the segment, which the segment's bounds
+/// do not catch.
+void checkObject(const void *P, uint64_t Bytes, uint32_t Kind,
+                 const CheckSite *Site, const void *Object,
+                 uint64_t ObjectBytes) {
+  uintptr_t Start = uintptr_t(Object), At = uintptr_t(P);
+  if (At >= Start && At - Start <= ObjectBytes &&
+      Bytes <= ObjectBytes - (At - Start))
+    return;
+  std::string Name = Site && Site->Object && *Site->Object
+                         ? std::string(" '") + Site->Object + "'"
+                         : std::string();
+  uintptr_t End = Start + ObjectBytes;
+  std::string Where =
+      At >= End     ? std::to_string(At - End) + " bytes past the end of"
+      : At >= Start ? std::string("across the end of")
+                    : std::to_string(Start - At) + " bytes before";
+  reportCheck("memcheck",
+              accessWords(Kind, P, Bytes) + ", " + Where +
+                  " the team-shared variable" + Name + " (" +
+                  std::to_string(ObjectBytes) + " bytes at " + hex(Object) +
+                  ")",
+              Site);
+}
+
 /// Racecheck of an access of [P, P+Bytes) against the word entries at
 /// \p Entries.
 void checkRace(RaceEntry *Entries, const void *P, uint64_t Bytes, uint32_t Kind,
@@ -332,14 +359,18 @@ using namespace gpuemu;
 
 extern "C" __attribute__((visibility("default"))) void
 __gpuemu_check_access(const void *P, uint64_t Bytes, uint32_t Kind,
-                      const void *SiteAddress, uint64_t Stored) {
+                      const void *SiteAddress, uint64_t Stored,
+                      const void *Object, uint64_t ObjectBytes) {
   auto *Site = static_cast<const CheckSite *>(SiteAddress);
   if (Kind & (emu::AccessAtomic | emu::AccessFence))
     synchronised(CurrentThread->Index);
   if (Kind & emu::AccessFence || Bytes == 0)
     return;
-  if (checking(MemCheck))
+  if (checking(MemCheck)) {
     checkAlignment(P, Bytes, Kind, Site);
+    if (ObjectBytes)
+      checkObject(P, Bytes, Kind, Site, Object, ObjectBytes);
+  }
   const char *C = static_cast<const char *>(P);
   // A thread's own stack (a local whose address a call was given).
   if (C >= Checks.StacksBegin && C < Checks.StacksEnd)

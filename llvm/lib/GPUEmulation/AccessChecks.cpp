@@ -56,6 +56,8 @@ struct Access {
   Value *Bytes;
   uint32_t Kind;
   Value *Stored = nullptr;
+  /// The team-shared variable the access is known to be inside, if any.
+  GlobalVariable *Object = nullptr;
 };
 
 class Instrumenter {
@@ -69,8 +71,9 @@ public:
     PointerType *Ptr = PointerType::getUnqual(Ctx);
     Check = M.getOrInsertFunction("__gpuemu_check_access", Type::getVoidTy(Ctx),
                                   Ptr, Type::getInt64Ty(Ctx), I32, Ptr,
+                                  Type::getInt64Ty(Ctx), Ptr,
                                   Type::getInt64Ty(Ctx));
-    SiteType = StructType::get(Ctx, {I32, I32, Ptr, Ptr});
+    SiteType = StructType::get(Ctx, {I32, I32, Ptr, Ptr, Ptr});
   }
 
   unsigned run() {
@@ -97,7 +100,7 @@ private:
   void add(std::vector<Access> &Out, Instruction &I, Value *Pointer,
            Value *Bytes, uint32_t Kind, MaybeAlign Alignment);
   void insertCheck(const Access &A, Value *On);
-  Constant *site(const Instruction &I);
+  Constant *site(const Instruction &I, const GlobalVariable *Object);
   Constant *string(StringRef Text);
 
   Module &M;
@@ -149,7 +152,13 @@ void Instrumenter::add(std::vector<Access> &Out, Instruction &I, Value *Pointer,
     Kind |= AccessShared;
   if (Alignment)
     Kind |= uint32_t(Log2(*Alignment)) << AccessAlignShift;
-  Out.push_back({&I, Pointer, Bytes, Kind});
+  // A team-shared variable of known size (not dynamic shared memory, a
+  // zero-sized declaration): memcheck checks the access stays inside it.
+  auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(Pointer));
+  if (G && (G->getAddressSpace() != SharedAS ||
+            M.getDataLayout().getTypeAllocSize(G->getValueType()) == 0))
+    G = nullptr;
+  Out.push_back({&I, Pointer, Bytes, Kind, nullptr, G});
 }
 
 std::vector<Access> Instrumenter::collect(Function &F) {
@@ -211,7 +220,8 @@ Constant *Instrumenter::string(StringRef Text) {
 
 /// The source location of \p I (CheckSite), shared by the accesses of one
 /// line and column.
-Constant *Instrumenter::site(const Instruction &I) {
+Constant *Instrumenter::site(const Instruction &I,
+                             const GlobalVariable *Object) {
   unsigned Line = 0, Column = 0;
   StringRef File, Function = I.getFunction()->getName();
   if (const DILocation *Loc = I.getDebugLoc().get()) {
@@ -222,14 +232,16 @@ Constant *Instrumenter::site(const Instruction &I) {
       Function =
           SP->getLinkageName().empty() ? SP->getName() : SP->getLinkageName();
   }
-  std::string Key =
-      (File + ":" + Twine(Line) + ":" + Twine(Column) + ":" + Function).str();
+  StringRef ObjectName = Object ? Object->getName() : "";
+  std::string Key = (File + ":" + Twine(Line) + ":" + Twine(Column) + ":" +
+                     Function + ":" + ObjectName)
+                        .str();
   Constant *&S = Sites[Key];
   if (!S) {
     Type *I32 = Type::getInt32Ty(Ctx);
     Constant *Value = ConstantStruct::get(
         SiteType, {ConstantInt::get(I32, Line), ConstantInt::get(I32, Column),
-                   string(File), string(Function)});
+                   string(File), string(Function), string(ObjectName)});
     S = new GlobalVariable(M, SiteType, /*isConstant=*/true,
                            GlobalValue::PrivateLinkage, Value,
                            "__gpuemu_check_site");
@@ -258,8 +270,15 @@ void Instrumenter::insertCheck(const Access &A, Value *On) {
     Stored = B.CreateZExt(Bits, B.getInt64Ty());
     Kind |= AccessHasValue;
   }
-  B.CreateCall(Check,
-               {Pointer, A.Bytes, B.getInt32(Kind), site(*A.At), Stored});
+  Value *Object = ConstantPointerNull::get(PointerType::getUnqual(Ctx));
+  Value *ObjectBytes = B.getInt64(0);
+  if (A.Object) {
+    Object = B.CreateAddrSpaceCast(A.Object, PointerType::getUnqual(Ctx));
+    ObjectBytes = B.getInt64(
+        M.getDataLayout().getTypeAllocSize(A.Object->getValueType()));
+  }
+  B.CreateCall(Check, {Pointer, A.Bytes, B.getInt32(Kind),
+                       site(*A.At, A.Object), Stored, Object, ObjectBytes});
 }
 
 } // namespace

@@ -115,6 +115,18 @@ int main(int Argc, char **Argv) {
     }
   }
 
+  // memcheck: a team-shared array written one element past its end (still
+  // inside the block's segment: another variable's memory).
+  int Past2 = bug("team-array-overflow", Mode);
+#pragma omp target teams num_teams(1) thread_limit(Team) map(tofrom : Bad)
+  {
+    int Arr[Team];
+#pragma omp allocate(Arr) allocator(omp_pteam_mem_alloc)
+    for (int I = 0; I < Team; ++I)
+      Arr[I + Past2] = I;
+    Bad += Arr[Team / 2] - Team / 2;
+  }
+
   // Not a bug: managed memory the host wrote, which the checks cannot see
   // being written, read by a kernel.
   int *Managed = (int *)allocShared(sizeof(int), Dev);

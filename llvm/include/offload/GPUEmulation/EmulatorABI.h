@@ -110,6 +110,8 @@ constexpr uint32_t AccessAlignShift = 8;
 struct CheckSite {
   uint32_t Line, Column;
   const char *File, *Function;
+  /// The team-shared variable the access must stay inside ("" if none).
+  const char *Object;
 };
 
 /// Special registers read through __gpuemu_sreg.
@@ -212,9 +214,11 @@ double __gpuemu_trig_preop(double X, uint32_t Segment);
 /// Checks an access of \p Bytes at \p Address (AccessKind \p Kind) at
 /// \p Site (a CheckSite) against the checks GPUEMU_CHECK selected; a
 /// failed check reports and ends the launch. \p Stored: the value a store
-/// writes, when Kind has AccessHasValue.
+/// writes, when Kind has AccessHasValue. \p Object, \p ObjectBytes: the
+/// team-shared variable the access must stay inside (null, 0: none known).
 void __gpuemu_check_access(const void *Address, uint64_t Bytes, uint32_t Kind,
-                           const void *Site, uint64_t Stored);
+                           const void *Site, uint64_t Stored,
+                           const void *Object, uint64_t ObjectBytes);
 [[noreturn]] void __gpuemu_assertfail(const char *Message, const char *File,
                                       uint32_t Line, const char *Function,
                                       uint64_t CharSize);
