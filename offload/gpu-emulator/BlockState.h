@@ -41,6 +41,7 @@ enum class ThreadWait : uint8_t {
   Barrier,    // in a block barrier
   Warp,       // in a shuffle, vote or syncwarp
   ActiveMask, // asking which lanes run with it
+  Rejoin,     // AMD: where its wavefront's paths rejoin (WavefrontLockstep.cpp)
   Exited,
 };
 
@@ -77,6 +78,10 @@ struct GPUThread {
   bool WaveOpPending = false;
   uint32_t BarrierId = 0;
   WarpOperation Op;
+  /// AMD: the branch regions around spin loops it is inside, innermost
+  /// last, and the one it waits to rejoin its wavefront after.
+  std::vector<const void *> Regions;
+  const void *RejoinAt = nullptr;
 };
 
 struct HardwareBarrier {
@@ -119,6 +124,10 @@ struct BlockState {
   /// (unused in order).
   ScheduleRandom Random;
   std::vector<uint32_t> Order;
+  /// Threads waiting to rejoin their wavefront, and the rounds in a row in
+  /// which, while some did, every thread that ran only spun.
+  uint32_t RejoinWaiters = 0;
+  uint32_t SpinOnlyRounds = 0;
 
   uint32_t warpOf(const GPUThread &T) const { return T.Index / WarpSize; }
   uint32_t laneOf(const GPUThread &T) const { return T.Index % WarpSize; }
@@ -145,8 +154,22 @@ void switchToScheduler();
 /// SyncOperations.cpp).
 void arriveAtBarrier(uint32_t Id, uint32_t Count);
 void recheckAfterExit(BlockState &Block, const GPUThread &Exited);
+/// Completes the barriers that the threads now waiting to rejoin their
+/// wavefronts no longer hold up.
+void recheckBarriers(BlockState &Block);
 /// Releases the threads waiting in activemask, at the end of a round.
 bool releaseActiveMaskWaiters(BlockState &Block);
+/// Releases the lanes waiting to rejoin their wavefront whose region no
+/// lane is still inside, at the end of a round (WavefrontLockstep.cpp).
+bool releaseRejoinWaiters(BlockState &Block);
+/// The lanes waiting to rejoin lanes of their AMD wavefront that are in
+/// barrier \p Id: the wavefront runs them masked off while its other lanes
+/// reach s_barrier, which counts wavefronts, not lanes, on the GPU
+/// (WavefrontLockstep.cpp).
+uint32_t maskedOffAtBarrier(const BlockState &Block, uint32_t Id);
+/// Why \p Block, whose threads wait to rejoin their wavefronts or spin and
+/// have done only that for many rounds, can never go on.
+std::string describeLockstepDeadlock(const BlockState &Block);
 
 } // namespace gpuemu
 

@@ -94,6 +94,8 @@ std::string describeWaiters(const BlockState &Block) {
             std::to_string(T.Index) +
             (T.Wait == ThreadWait::Barrier
                  ? " in barrier " + std::to_string(T.BarrierId)
+             : T.Wait == ThreadWait::Rejoin
+                 ? std::string(" where its wavefront's paths rejoin")
                  : " in a warp-synchronous operation (mask 0x" +
                        [&] {
                          char Hex[16];
@@ -114,23 +116,46 @@ void runTurn(GPUThread &T) {
   T.Resume = jump_fcontext(T.Resume, nullptr).fctx;
 }
 
-/// What follows a round of \p Block in which a thread ran if \p Ran: true
-/// when another round is due; otherwise the block is done, or deadlocked
+/// Rounds in a row in which, while some lane waits to rejoin its AMD
+/// wavefront, every thread that ran only spun: then nothing in the block
+/// can change, unless another block or the host writes what the spinning
+/// lanes wait for, which this many rounds (each spinning lane looks at
+/// memory 256 times a round) give ample time to do.
+constexpr uint32_t LockstepDeadlockRounds = 1 << 14;
+
+void fail(BlockState &Block, std::string Message) {
+  Block.Failed = true;
+  Block.FailureCode = offload::cuda_abi::CUDA_ERROR_LAUNCH_FAILED;
+  Block.FailureMessage = std::move(Message);
+}
+
+/// What follows a round of \p Block in which a thread ran if \p Ran, and
+/// one ended its turn otherwise than spinning if \p Moved: true when
+/// another round is due; otherwise the block is done, or deadlocked
 /// (recorded as its failure).
-bool roundEnds(BlockState &Block, bool Ran) {
-  if (releaseActiveMaskWaiters(Block))
-    return true;
-  if (Ran)
+bool roundEnds(BlockState &Block, bool Ran, bool Moved) {
+  bool Released = releaseActiveMaskWaiters(Block);
+  if (Block.RejoinWaiters) {
+    // After the activemask waiters: lanes released there may be on their
+    // way into a region, which a rejoin must wait for.
+    if (releaseRejoinWaiters(Block) || Released || Moved) {
+      Block.SpinOnlyRounds = 0;
+      return true;
+    }
+    if (Ran && ++Block.SpinOnlyRounds == LockstepDeadlockRounds) {
+      fail(Block, describeLockstepDeadlock(Block));
+      return false;
+    }
+  }
+  if (Released || Ran)
     return true;
   if (Block.Live == 0)
     return false;
-  Block.Failed = true;
-  Block.FailureCode = offload::cuda_abi::CUDA_ERROR_LAUNCH_FAILED;
-  Block.FailureMessage =
-      "deadlock in block " + std::to_string(Block.Id.X) + "," +
-      std::to_string(Block.Id.Y) + "," + std::to_string(Block.Id.Z) + ": " +
-      std::to_string(Block.Live) + " threads wait and none can run (" +
-      describeWaiters(Block) + ")";
+  fail(Block,
+       "deadlock in block " + std::to_string(Block.Id.X) + "," +
+           std::to_string(Block.Id.Y) + "," + std::to_string(Block.Id.Z) +
+           ": " + std::to_string(Block.Live) +
+           " threads wait and none can run (" + describeWaiters(Block) + ")");
   return false;
 }
 
@@ -138,16 +163,17 @@ bool roundEnds(BlockState &Block, bool Ran) {
 /// each round in index order.
 void scheduleBlock(BlockState &Block) {
   for (;;) {
-    bool Ran = false;
+    bool Ran = false, Moved = false;
     for (GPUThread &T : Block.Threads) {
       if (T.Wait != ThreadWait::None)
         continue;
       runTurn(T);
       Ran = true;
+      Moved |= !T.Spinning;
       if (Block.Failed)
         return;
     }
-    if (!roundEnds(Block, Ran))
+    if (!roundEnds(Block, Ran, Moved))
       return;
   }
 }
@@ -162,16 +188,18 @@ void scheduleBlockRandomly(BlockState &Block) {
         Block.Order.push_back(T.Index);
     for (size_t I = Block.Order.size(); I > 1; --I)
       std::swap(Block.Order[I - 1], Block.Order[Block.Random.below(I)]);
-    bool Ran = false;
+    bool Ran = false, Moved = false;
     for (uint32_t Index : Block.Order) {
-      if (Block.Threads[Index].Wait != ThreadWait::None)
+      GPUThread &T = Block.Threads[Index];
+      if (T.Wait != ThreadWait::None)
         continue;
-      runTurn(Block.Threads[Index]);
+      runTurn(T);
       Ran = true;
+      Moved |= !T.Spinning;
       if (Block.Failed)
         return;
     }
-    if (!roundEnds(Block, Ran))
+    if (!roundEnds(Block, Ran, Moved))
       return;
   }
 }
@@ -194,8 +222,11 @@ void startBlock(BlockState &Block, const LaunchConfig &Config, uint64_t Linear,
     B = HardwareBarrier();
   std::fill(Block.WarpWaiting.begin(), Block.WarpWaiting.end(), 0);
   std::fill(Block.WarpExited.begin(), Block.WarpExited.end(), 0);
+  Block.RejoinWaiters = 0;
+  Block.SpinOnlyRounds = 0;
   for (GPUThread &T : Block.Threads) {
     T.Wait = ThreadWait::None;
+    T.Regions.clear();
     T.Spinning = false;
     T.WaveOpPending = false;
     // make_fcontext takes the top of the stack (it grows down).
@@ -204,11 +235,11 @@ void startBlock(BlockState &Block, const LaunchConfig &Config, uint64_t Linear,
                              Stacks.size(), threadMain);
   }
   if (enabledChecks())
-    startBlockChecks(Block,
-                     Config.StaticSharedBytes + Config.DynamicSharedBytes,
-                     Stacks.stack(0),
-                     static_cast<char *>(Stacks.stack(Block.Threads.size() - 1)) +
-                         Stacks.size());
+    startBlockChecks(
+        Block, Config.StaticSharedBytes + Config.DynamicSharedBytes,
+        Stacks.stack(0),
+        static_cast<char *>(Stacks.stack(Block.Threads.size() - 1)) +
+            Stacks.size());
 }
 
 unsigned workerCount(uint64_t Blocks) {

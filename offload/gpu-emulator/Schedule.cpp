@@ -45,7 +45,16 @@ ScheduleSettings badSetting(const char *Value) {
   return Settings;
 }
 
+ScheduleSettings readOrder();
+
 ScheduleSettings readSettings() {
+  ScheduleSettings Settings = readOrder();
+  const char *Lockstep = std::getenv("GPUEMU_WAVEFRONT_LOCKSTEP");
+  Settings.WavefrontLockstep = Lockstep && !std::strcmp(Lockstep, "1");
+  return Settings;
+}
+
+ScheduleSettings readOrder() {
   ScheduleSettings Settings;
   const char *Value = std::getenv("GPUEMU_SCHEDULE");
   if (!Value || !*Value || !std::strcmp(Value, "in-order"))

@@ -30,6 +30,9 @@ namespace gpuemu {
 struct ScheduleSettings {
   bool Random = false;
   uint64_t Seed = 0;
+  /// GPUEMU_WAVEFRONT_LOCKSTEP=1: AMD wavefronts' lanes rejoin after the
+  /// branches around spin loops (WavefrontLockstep.cpp); off by default.
+  bool WavefrontLockstep = false;
   /// Why GPUEMU_SCHEDULE is not one of the above; every launch then fails
   /// with it, so that a misspelt setting cannot quietly test nothing.
   const char *Error = nullptr;

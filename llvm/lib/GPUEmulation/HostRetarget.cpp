@@ -138,6 +138,7 @@ Error retargetToHost(Module &M, const Triple &Host) {
   if (Error E = AMDGPU ? lowerAMDGPUIntrinsics(M) : lowerNVPTXIntrinsics(M))
     return E;
   addSpinLoopYields(M);
+  addWavefrontRejoins(M);
   addSchedulePoints(M);
   if (Error E = checkStaticSharedMemory(M, SharedAddressSpace))
     return E;

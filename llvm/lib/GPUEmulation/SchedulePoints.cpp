@@ -24,8 +24,12 @@
 #include "offload/GPUEmulation/EmulatorABI.h"
 #include "offload/GPUEmulation/HostRetarget.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -62,10 +66,39 @@ bool mayBeShared(const Value *Ptr) {
   return true;
 }
 
+bool callsYield(const BasicBlock &BB) {
+  for (const Instruction &I : BB)
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (const Function *Callee = Call->getCalledFunction())
+        if (Callee->getName() == "__gpuemu_yield")
+          return true;
+  return false;
+}
+
+/// The blocks of \p F's spin loops (loops that yield, SpinLoopYield.cpp).
+/// Their accesses get no schedule points: the loop switches where it
+/// yields, and a thread that loses its turn there, not at its yield, would
+/// not count as spinning (which the executor tells waits from progress by).
+SmallPtrSet<const BasicBlock *, 16> spinBlocks(Function &F) {
+  SmallPtrSet<const BasicBlock *, 16> Blocks;
+  if (none_of(F, callsYield))
+    return Blocks;
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  for (const Loop *L : LI.getLoopsInPreorder())
+    if (any_of(L->blocks(),
+               [](const BasicBlock *BB) { return callsYield(*BB); }))
+      Blocks.insert(L->block_begin(), L->block_end());
+  return Blocks;
+}
+
 /// The accesses of \p F before which a random schedule may switch.
 std::vector<Instruction *> sharedAccesses(Function &F) {
   std::vector<Instruction *> Accesses;
+  SmallPtrSet<const BasicBlock *, 16> Spin = spinBlocks(F);
   for (Instruction &I : instructions(F)) {
+    if (Spin.contains(I.getParent()))
+      continue;
     const Value *Ptr = nullptr;
     if (auto *Load = dyn_cast<LoadInst>(&I)) {
       if (!Load->hasMetadata(LLVMContext::MD_invariant_load))
@@ -94,8 +127,8 @@ void forwardWhenSet(Function &F, Function &Copy, GlobalVariable &Flag) {
   LLVMContext &Ctx = F.getContext();
   BasicBlock *Forward = BasicBlock::Create(Ctx, "schedule.points", &F, Body);
   IRBuilder<> B(&Entry);
-  Value *Set = B.CreateICmpNE(B.CreateLoad(B.getInt32Ty(), &Flag),
-                              B.getInt32(0));
+  Value *Set =
+      B.CreateICmpNE(B.CreateLoad(B.getInt32Ty(), &Flag), B.getInt32(0));
   B.CreateCondBr(Set, Forward, Body);
   B.SetInsertPoint(Forward);
   std::vector<Value *> Args;

@@ -142,9 +142,9 @@ std::vector<Instruction *> spinLooks(Function &F,
 }
 
 /// Looks at memory between two yields: enough that a loop that merely
-/// reads an atomic or volatile variable (or updates one) many times (a delay loop, a bounded
-/// poll) costs little more than on a GPU, few enough that a waiting thread
-/// soon lets the writer run.
+/// reads an atomic or volatile variable (or updates one) many times (a delay
+/// loop, a bounded poll) costs little more than on a GPU, few enough that a
+/// waiting thread soon lets the writer run.
 constexpr uint32_t LooksPerYield = 256;
 
 } // namespace

@@ -81,6 +81,15 @@ llvm::GlobalVariable &amdgpuLaunchSlots(llvm::Module &M);
 /// the number of looks that got one. Runs after the intrinsics are lowered.
 unsigned addSpinLoopYields(llvm::Module &M);
 
+/// amdgcn modules: makes each branch whose region (the blocks before its
+/// immediate post-dominator) holds a spin loop call __gpuemu_wave_enter, and
+/// its post-dominator __gpuemu_wave_rejoin, where the executor keeps a lane
+/// until no lane of its wavefront is inside the region, as an AMD
+/// wavefront's lanes run on together only from there (WavefrontRejoins.cpp;
+/// the executor heeds them under GPUEMU_WAVEFRONT_LOCKSTEP=1). Returns the
+/// number of such branches. Runs after addSpinLoopYields.
+unsigned addWavefrontRejoins(llvm::Module &M);
+
 /// Gives each function that accesses memory other threads may see (not its
 /// stack, not constant memory) a copy that calls __gpuemu_schedule_point
 /// before every such access, which the function runs instead of itself when
