@@ -57,6 +57,10 @@ void releaseBarrier(BlockState &Block, uint32_t Id) {
 void checkBarrier(BlockState &Block, uint32_t Id) {
   HardwareBarrier &B = Block.Barriers[Id];
   uint32_t Expected = B.Expected ? B.Expected : Block.Live;
+  // Lanes of an AMD wavefront that wait to rejoin lanes of it in this
+  // barrier are lanes it runs masked off (WavefrontLockstep.cpp).
+  if (!B.Expected && Block.RejoinWaiters && B.Arrived)
+    Expected -= maskedOffAtBarrier(Block, Id);
   if (B.Arrived && B.Arrived >= Expected)
     releaseBarrier(Block, Id);
 }
@@ -241,6 +245,11 @@ void arriveAtBarrier(uint32_t Id, uint32_t Count) {
   checkBarrier(Block, Id);
   while (Self.Wait != ThreadWait::None)
     switchToScheduler();
+}
+
+void recheckBarriers(BlockState &Block) {
+  for (uint32_t Id = 0; Id < NumBarriers; ++Id)
+    checkBarrier(Block, Id);
 }
 
 void recheckAfterExit(BlockState &Block, const GPUThread &Exited) {
