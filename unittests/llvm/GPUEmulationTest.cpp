@@ -212,6 +212,88 @@ declare void @__gpuemu_yield()
   EXPECT_FALSE(verifyModule(*M, &errs()));
 }
 
+TEST_F(GPUEmulationTest, CompareAndSwapAndFenceLoopsYield) {
+  // A lock's compare-and-swap loop, an atomic update loop and a plain read
+  // after a fence (`#pragma omp flush`) are spin loops too: each look gets
+  // the count and the yield; a plain read without a fence gets none.
+  std::unique_ptr<Module> M = parse(R"(
+define void @lock(ptr %l) {
+entry:
+  br label %loop
+loop:
+  %r = cmpxchg ptr %l, i32 0, i32 1 acquire monotonic
+  %ok = extractvalue { i32, i1 } %r, 1
+  br i1 %ok, label %exit, label %loop
+exit:
+  ret void
+}
+define void @poll(ptr %c) {
+entry:
+  br label %loop
+loop:
+  %v = atomicrmw add ptr %c, i32 0 monotonic
+  %done = icmp ne i32 %v, 0
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+define void @flushed(ptr %f, ptr %p) {
+entry:
+  br label %loop
+loop:
+  fence seq_cst
+  %v = load i32, ptr %f, align 4
+  %w = load i32, ptr %p, align 4
+  %done = icmp ne i32 %v, %w
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(offload::gpuemu::addSpinLoopYields(*M), 3u);
+  for (const char *Name : {"lock", "poll", "flushed"})
+    EXPECT_EQ(callees(*M->getFunction(Name)),
+              std::vector<std::string>{"__gpuemu_yield"})
+        << Name;
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+}
+
+TEST_F(GPUEmulationTest, SchedulePointsAreInACopy) {
+  // The function keeps its accesses as they were, behind a test of the
+  // executor's flag; its copy, run under a random schedule, calls
+  // __gpuemu_schedule_point before each access to memory other threads may
+  // see (not the stack, not constant memory).
+  std::unique_ptr<Module> M = parse(R"(
+@c = internal addrspace(4) constant i32 7
+define void @f(ptr %p) {
+  %local = alloca i32, align 4
+  store i32 1, ptr %local
+  %c = load i32, ptr addrspace(4) @c
+  %v = load i32, ptr %p
+  %s = add i32 %v, %c
+  store i32 %s, ptr %p
+  ret void
+}
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(offload::gpuemu::addSchedulePoints(*M), 2u);
+  Function *F = M->getFunction("f");
+  Function *Copy = M->getFunction("f.schedule_points");
+  ASSERT_TRUE(Copy);
+  EXPECT_TRUE(Copy->hasInternalLinkage());
+  EXPECT_EQ(callees(*F), std::vector<std::string>{});
+  EXPECT_EQ(callees(*Copy),
+            (std::vector<std::string>{"__gpuemu_schedule_point",
+                                      "__gpuemu_schedule_point"}));
+  auto *Branch = cast<BranchInst>(F->getEntryBlock().getTerminator());
+  ASSERT_TRUE(Branch->isConditional());
+  auto *Flag = M->getNamedGlobal(offload::gpuemu::SchedulePointsFlag);
+  ASSERT_TRUE(Flag);
+  EXPECT_TRUE(Flag->isDeclaration());
+  EXPECT_FALSE(verifyModule(*M, &errs()));
+}
+
 TEST_F(GPUEmulationTest, SharedGlobalsBecomeSegmentOffsets) {
   std::unique_ptr<Module> M = parse(R"(
 @a = internal addrspace(3) global i32 undef, align 4
