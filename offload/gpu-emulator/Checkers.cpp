@@ -13,7 +13,7 @@
 // Racecheck keeps, per word, the last plain write (thread, and the block's
 // synchronisation count at the time) and, per thread, the count at its
 // last synchronisation: a barrier or warp operation it was released from,
-// an atomic, volatile access or fence it made. Every synchronisation
+// an atomic or volatile access it made. Every synchronisation
 // increments the count. A plain access to a word another thread of the
 // block wrote is ordered after that write when both threads synchronised
 // since it; otherwise it is a race. (A release by the writer followed by
@@ -362,7 +362,10 @@ __gpuemu_check_access(const void *P, uint64_t Bytes, uint32_t Kind,
                       const void *SiteAddress, uint64_t Stored,
                       const void *Object, uint64_t ObjectBytes) {
   auto *Site = static_cast<const CheckSite *>(SiteAddress);
-  if (Kind & (emu::AccessAtomic | emu::AccessFence))
+  // A fence orders nothing by itself between two threads, only with an
+  // atomic access or a barrier, which count on their own: counting fences
+  // hid every race around an AMD barrier (fence, s_barrier, fence).
+  if (Kind & emu::AccessAtomic)
     synchronised(CurrentThread->Index);
   if (Kind & emu::AccessFence || Bytes == 0)
     return;
