@@ -190,30 +190,45 @@ DirectRegionCallStats makeRegionCallsDirectAndInline(Module &M) {
   for (Function &F : M)
     if (!F.isDeclaration())
       Stats.Direct += makeDirectIn(F, &Made);
-  SetVector<Function *> Callers, Inlinees;
-  // An inlined body may hold hidden calls of its own (a nested region's, a
-  // reduction's helpers): they become direct in the caller, and are
-  // inlined in the next round.
-  for (unsigned Round = 0; !Made.empty() && Round < 4; ++Round) {
-    SmallVector<CallInst *, 16> Next;
-    for (CallInst *Call : Made) {
+  // Every call of a function that was behind a hidden pointer is inlined,
+  // not only the calls made direct here: inlining a region into its kernel
+  // copies the region's own (already direct) calls of the reduction helpers
+  // into the kernel. An inlined body may also hold hidden calls of its own
+  // (a nested region's), which become direct in the caller; so this repeats
+  // until nothing changes.
+  SetVector<Function *> Targets, Callers;
+  for (CallInst *Call : Made)
+    Targets.insert(Call->getCalledFunction());
+  for (unsigned Round = 0; Round < 8; ++Round) {
+    SmallVector<CallInst *, 16> Work;
+    for (Function *Target : Targets)
+      for (User *U : Target->users())
+        if (auto *Call = dyn_cast<CallInst>(U))
+          if (Call->getCalledFunction() == Target)
+            Work.push_back(Call);
+    bool Changed = false;
+    for (CallInst *Call : Work) {
       Function *Callee = Call->getCalledFunction();
       Function *Caller = Call->getFunction();
-      if (!Callee || !worthInlining(*Call, *Callee))
+      if (!worthInlining(*Call, *Callee))
         continue;
       InlineFunctionInfo IFI;
       if (!InlineFunction(*Call, IFI).isSuccess())
         continue;
       ++Stats.Inlined;
+      Changed = true;
       Callers.insert(Caller);
-      Inlinees.insert(Callee);
-      Stats.Direct += makeDirectIn(*Caller, &Next);
+      SmallVector<CallInst *, 4> Exposed;
+      Stats.Direct += makeDirectIn(*Caller, &Exposed);
+      for (CallInst *Direct : Exposed)
+        Targets.insert(Direct->getCalledFunction());
     }
-    Made = std::move(Next);
+    if (!Changed)
+      break;
   }
   // A region function nothing calls any more goes, and is not cleaned up.
   SmallVector<Function *, 16> Dead;
-  for (Function *F : Inlinees)
+  for (Function *F : Targets)
     if (F->hasLocalLinkage() && F->use_empty())
       Dead.push_back(F);
   for (Function *F : Dead)

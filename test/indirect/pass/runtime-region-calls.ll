@@ -62,6 +62,33 @@ define void @kernel_by_address(ptr %g, ptr %b, i32 %v, ptr %out) {
   ret void
 }
 
+; A region that calls a reduction helper through a hidden pointer of its
+; own: inlining the region copies the helper's call into the kernel, and
+; that call is inlined too (the helper and the region are gone).
+; CHECK-NOT:   define internal void @helper(
+; CHECK-NOT:   define internal void @region_with_helper(
+; CHECK-LABEL: define void @kernel_nested(
+; CHECK-NOT:     call
+; CHECK:         store i32 7, ptr %out
+; CHECK-NEXT:    ret void
+define void @kernel_nested(ptr %g, ptr %b, ptr %out) {
+  %fn = call ptr asm sideeffect "", "=l,0"(ptr @region_with_helper)
+  call void %fn(ptr %g, ptr %b, ptr %out)
+  ret void
+}
+
+; (After the kernel, so the kernel's call is made direct first.)
+define internal void @helper(ptr %out) {
+  store i32 7, ptr %out
+  ret void
+}
+
+define internal void @region_with_helper(ptr %gtid, ptr %btid, ptr %out) {
+  %h = call ptr asm sideeffect "", "=l,0"(ptr @helper)
+  call void %h(ptr %out)
+  ret void
+}
+
 ; CHECK-LABEL: define void @kernel_noinline(
 ; CHECK-NOT:     asm
 ; CHECK:         call void @region_noinline(ptr %g, ptr %b)

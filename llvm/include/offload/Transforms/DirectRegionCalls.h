@@ -53,7 +53,9 @@ struct DirectRegionCallStats {
   unsigned Inlined = 0;
 };
 
-/// makeRegionCallsDirect on every function of \p M; then each direct call
+/// makeRegionCallsDirect on every function of \p M; then every call of a
+/// function that was behind a hidden pointer (also the copies inlining a
+/// region makes of the region's own calls, e.g. of a reduction's helpers)
 /// is inlined where its callee allows it (a definition, not noinline, not
 /// recursive; a callee of over 2000 instructions only when it has no other
 /// caller), and the callers are cleaned up (SROA, early CSE, instcombine,
