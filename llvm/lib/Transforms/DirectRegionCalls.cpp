@@ -97,8 +97,9 @@ CallInst *makeDirect(CallInst &Call, Function &Target) {
   return Direct;
 }
 
-/// makeRegionCallsDirect, collecting the direct calls in \p Made.
-unsigned makeDirectIn(Function &F, SmallVectorImpl<CallInst *> *Made) {
+/// Makes the hidden region calls of \p F direct (DirectRegionCalls.h),
+/// collecting the direct calls in \p Made; returns how many it made.
+unsigned makeDirectIn(Function &F, SmallVectorImpl<CallInst *> &Made) {
   SmallVector<std::pair<CallInst *, Function *>, 8> Work;
   for (Instruction &I : instructions(F)) {
     auto *Call = dyn_cast<CallInst>(&I);
@@ -117,8 +118,7 @@ unsigned makeDirectIn(Function &F, SmallVectorImpl<CallInst *> *Made) {
     if (!Direct)
       continue;
     ++Count;
-    if (Made)
-      Made->push_back(Direct);
+    Made.push_back(Direct);
     if (Asm->use_empty())
       Asm->eraseFromParent();
   }
@@ -182,14 +182,12 @@ char DirectRegionCallsPass::ID = 0;
 
 } // namespace
 
-unsigned makeRegionCallsDirect(Function &F) { return makeDirectIn(F, nullptr); }
-
 DirectRegionCallStats makeRegionCallsDirectAndInline(Module &M) {
   DirectRegionCallStats Stats;
   SmallVector<CallInst *, 16> Made;
   for (Function &F : M)
     if (!F.isDeclaration())
-      Stats.Direct += makeDirectIn(F, &Made);
+      Stats.Direct += makeDirectIn(F, Made);
   // Every call of a function that was behind a hidden pointer is inlined,
   // not only the calls made direct here: inlining a region into its kernel
   // copies the region's own (already direct) calls of the reduction helpers
@@ -219,7 +217,7 @@ DirectRegionCallStats makeRegionCallsDirectAndInline(Module &M) {
       Changed = true;
       Callers.insert(Caller);
       SmallVector<CallInst *, 4> Exposed;
-      Stats.Direct += makeDirectIn(*Caller, &Exposed);
+      Stats.Direct += makeDirectIn(*Caller, Exposed);
       for (CallInst *Direct : Exposed)
         Targets.insert(Direct->getCalledFunction());
     }

@@ -38,14 +38,6 @@ namespace offload {
 /// nullptr for anything else.
 llvm::Value *passThroughAsmOperand(llvm::Value *V);
 
-/// Makes every call in \p F whose callee is a function passed through such
-/// a statement a direct call of that function. Where the call's prototype
-/// differs from the function's only in 64-bit pointers standing for 64-bit
-/// integers (the runtime passes a region's by-value captures as pointers),
-/// the arguments are converted; a call that differs otherwise is left
-/// alone. Returns the number of calls made direct.
-unsigned makeRegionCallsDirect(llvm::Function &F);
-
 struct DirectRegionCallStats {
   /// Calls made direct.
   unsigned Direct = 0;
@@ -53,7 +45,12 @@ struct DirectRegionCallStats {
   unsigned Inlined = 0;
 };
 
-/// makeRegionCallsDirect on every function of \p M; then every call of a
+/// Makes every call in \p M whose callee is a function passed through such
+/// a statement a direct call of that function. Where the call's prototype
+/// differs from the function's only in 64-bit pointers standing for 64-bit
+/// integers (the runtime passes a region's by-value captures as pointers),
+/// the arguments are converted; a call that differs otherwise is left
+/// alone. Then every call of a
 /// function that was behind a hidden pointer (also the copies inlining a
 /// region makes of the region's own calls, e.g. of a reduction's helpers)
 /// is inlined where its callee allows it (a definition, not noinline, not
