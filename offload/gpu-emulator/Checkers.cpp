@@ -30,6 +30,7 @@
 
 #include "offload/GPUEmulation/EmulatorABI.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cinttypes>
 #include <cstdio>
@@ -79,7 +80,7 @@ uint32_t parseChecks(const char *Env) {
 struct BlockChecks {
   const BlockState *Block = nullptr;
   /// Tells this run of a block from the others in global race entries
-  /// (24 bits; never 0).
+  /// (RunBits; never 0).
   uint64_t Run = 0;
   uint32_t Sync = 0;
   std::vector<uint32_t> LastSync;
@@ -92,13 +93,29 @@ struct BlockChecks {
 thread_local BlockChecks Checks;
 std::atomic<uint64_t> Runs{0};
 
-constexpr uint64_t SyncBits = 30, ThreadBits = 10;
+/// A race entry's stamp, from the low bits up: the writer's
+/// synchronisation count, the writer, the block run, and which bytes of
+/// the word the write covered (threads that write their own bytes of one
+/// word, as the device runtime's per-thread state does, do not race).
+constexpr uint64_t SyncBits = 30, ThreadBits = 10, RunBits = 20;
 constexpr uint64_t SyncMask = (uint64_t(1) << SyncBits) - 1;
 constexpr uint64_t ThreadMask = (uint64_t(1) << ThreadBits) - 1;
+constexpr uint64_t RunMask = (uint64_t(1) << RunBits) - 1;
+constexpr uint64_t BytesShift = SyncBits + ThreadBits + RunBits;
 
 uint64_t stamp(uint32_t Thread) {
   return Checks.Run << (SyncBits + ThreadBits) |
          uint64_t(Thread & ThreadMask) << SyncBits | (Checks.Sync & SyncMask);
+}
+
+/// The bytes of word \p Word (its address) that [P, P+Bytes) covers, one
+/// bit per byte.
+uint64_t wordBytes(uintptr_t Word, uintptr_t P, uint64_t Bytes) {
+  uintptr_t Begin = std::max(Word, P), End = std::min(Word + 4, P + Bytes);
+  uint64_t Mask = 0;
+  for (uintptr_t B = Begin; B < End; ++B)
+    Mask |= uint64_t(1) << (B - Word);
+  return Mask;
 }
 
 std::string hex(const void *P) {
@@ -198,10 +215,15 @@ void checkRace(RaceEntry *Entries, const void *P, uint64_t Bytes, uint32_t Kind,
   const GPUThread &Self = *CurrentThread;
   uint64_t Words = (uintptr_t(P) % 4 + Bytes + 3) / 4;
   uint64_t SelfStamp = stamp(Self.Index);
+  uintptr_t FirstWord = uintptr_t(P) / 4 * 4;
   for (uint64_t W = 0; W < Words; ++W) {
     RaceEntry &E = Entries[W];
+    uint64_t Touched = wordBytes(FirstWord + 4 * W, uintptr_t(P), Bytes);
     uint64_t Last = __atomic_load_n(&E.Stamp, __ATOMIC_RELAXED);
-    if (Last >> (SyncBits + ThreadBits) == Checks.Run) {
+    uint64_t LastBytes = Last >> BytesShift;
+    Last &= (uint64_t(1) << BytesShift) - 1;
+    if ((Last >> (SyncBits + ThreadBits)) == Checks.Run &&
+        (LastBytes & Touched)) {
       uint32_t Writer = uint32_t(Last >> SyncBits & ThreadMask);
       uint32_t At = uint32_t(Last & SyncMask);
       if (Writer != Self.Index &&
@@ -217,8 +239,13 @@ void checkRace(RaceEntry *Entries, const void *P, uint64_t Bytes, uint32_t Kind,
             Site);
     }
     if (Kind & emu::AccessStore) {
+      // The same thread's writes since its last synchronisation add up;
+      // any other write replaces the entry.
+      if (Last == SelfStamp)
+        Touched |= LastBytes;
       E.Site = Site;
-      __atomic_store_n(&E.Stamp, SelfStamp, __ATOMIC_RELAXED);
+      __atomic_store_n(&E.Stamp, SelfStamp | Touched << BytesShift,
+                       __ATOMIC_RELAXED);
     }
   }
 }
@@ -336,7 +363,7 @@ void startBlockChecks(const BlockState &Block, uint64_t SharedBytes,
   Checks.Block = &Block;
   uint64_t Run;
   do
-    Run = ++Runs & ((uint64_t(1) << (64 - SyncBits - ThreadBits)) - 1);
+    Run = ++Runs & RunMask;
   while (Run == 0);
   Checks.Run = Run;
   Checks.Sync = 0;

@@ -12,8 +12,8 @@
 // a free marks them unallocated again and remembers the range, so that a
 // later access is named a use after free. Copies, memsets and kernel
 // stores mark bytes written. Every 4-byte word also has a race entry (the
-// last plain write: block run, thread, synchronisation count, source
-// site), which racecheck compares accesses of the same block with. Both
+// last plain write: its bytes, block run, thread, synchronisation count,
+// source site), which racecheck compares accesses of the same block with. Both
 // shadows are reserved address space, committed only where touched, and
 // only when a check is on.
 //
@@ -36,9 +36,9 @@ namespace gpuemu {
 
 enum ShadowState : uint8_t { Unallocated = 0, Unwritten = 1, Written = 2 };
 
-/// A word's last plain write: Stamp packs the block run (bits 40 and up),
-/// the thread (30..39) and the block's synchronisation count (0..29); 0
-/// means none.
+/// A word's last plain write: Stamp packs the bytes of the word it wrote
+/// (bits 60..63, one per byte), the block run (40..59), the thread (30..39)
+/// and the block's synchronisation count (0..29); 0 means none.
 struct RaceEntry {
   uint64_t Stamp = 0;
   const offload::gpuemu::CheckSite *Site = nullptr;

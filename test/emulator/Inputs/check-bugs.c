@@ -25,7 +25,7 @@ int main(int Argc, char **Argv) {
 
   // memcheck: a write one element past a mapped array.
   int Past = bug("out-of-bounds", Mode);
-#pragma omp target teams distribute parallel for map(tofrom : A[0 : N])
+#pragma omp target teams distribute parallel for map(tofrom : A [0:N])
   for (int I = 0; I < N + Past; ++I)
     A[I] += 1;
 
@@ -64,7 +64,7 @@ int main(int Argc, char **Argv) {
   // memcheck: a team-shared array written past the block's segment (its
   // dynamic part is 64 bytes here).
   int Over = bug("team-overflow", Mode) ? 4096 : 0;
-#pragma omp target teams ompx_bare num_teams(1) thread_limit(16)             \
+#pragma omp target teams ompx_bare num_teams(1) thread_limit(16)               \
     ompx_dyn_cgroup_mem(64)
   {
     int *Team64 = (int *)llvm_omp_target_dynamic_shared_alloc();
@@ -125,6 +125,29 @@ int main(int Argc, char **Argv) {
     for (int I = 0; I < Team; ++I)
       Arr[I + Past2] = I;
     Bad += Arr[Team / 2] - Team / 2;
+  }
+
+  // racecheck: threads write their own bytes of team-shared words, which is
+  // not a race (the clean run passes), then read the previous thread's
+  // byte without a barrier, which is.
+  int ByteBarrier = !bug("missing-byte-barrier", Mode);
+#pragma omp target teams num_teams(1) thread_limit(Team) map(tofrom : Bad)
+  {
+    char Bytes[Team];
+#pragma omp allocate(Bytes) allocator(omp_pteam_mem_alloc)
+#pragma omp parallel num_threads(Team)
+    {
+      int T = omp_get_thread_num();
+      Bytes[T] = (char)T;
+      if (ByteBarrier) {
+#pragma omp barrier
+      }
+      int Before = (T + Team - 1) % Team;
+      if (Bytes[Before] != (char)Before) {
+#pragma omp atomic
+        Bad += 1;
+      }
+    }
   }
 
   // Not a bug: managed memory the host wrote, which the checks cannot see
