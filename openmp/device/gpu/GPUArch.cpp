@@ -15,11 +15,12 @@
 // needs no allocation. Per-thread state is an array indexed by the thread's
 // id in its block, which bounds the block size the runtime supports
 // (MaxThreadsPerBlock, a contract with the GPU plugins). Every byte of
-// team-shared memory costs every kernel occupancy, so the per-thread state
-// is small (24 bytes) and the scratch is 512 bytes, for the team's leader
-// only; what only some constructs need (ThreadExtras) comes from the device
-// heap, through a pointer array the team allocates when a thread first
-// needs it.
+// team-shared memory costs every kernel occupancy, so it holds only what
+// every kernel uses: the per-thread state is a byte (256 bytes for the
+// block; the rest of a thread's view is the team's, State.h), the scratch
+// is 512 bytes, for the team's leader only, and what only some constructs
+// need (TeamExtras, ThreadExtras) comes from the device heap, in a block
+// the team allocates when a thread first needs it.
 //
 // Barriers: every barrier over the whole block, the runtime's and the
 // user's (ompx_sync_block), is the one hardware barrier 0, as upstream's
@@ -52,6 +53,17 @@ constexpr uint32_t MaxThreadsPerBlock = 256;
 /// regions, or SPMD thread 0); other threads allocate from the device heap.
 /// Upstream's runtime keeps 512 bytes too.
 constexpr size_t TeamScratchBytes = 512;
+
+/// A thread's own byte of team-shared memory: its ThreadState (the level
+/// in the low six bits, at most arch::MaxCountedLevel; InTeamRegion in the
+/// eighth), and in the seventh whether it has ThreadExtras, so that the
+/// paths every kernel takes (a parallel region asks for a pushed
+/// num_threads) look no further when it has none.
+constexpr uint8_t LevelMask = 0x3f;
+constexpr uint8_t HasExtrasBit = 0x40;
+constexpr uint8_t InTeamRegionBit = 0x80;
+static_assert(arch::MaxCountedLevel <= LevelMask,
+              "ThreadState::Level needs more bits");
 } // namespace gpu
 } // namespace ompx
 
@@ -69,9 +81,17 @@ struct SoftwareBarrier {
   uint32_t Arrived;
   uint32_t Generation;
 };
+/// What a team makes in the device heap when a thread first needs it
+/// (arch::teamExtras, arch::threadExtras): the team's extras and one
+/// pointer per thread of the block to its ThreadExtras, nullptr until that
+/// thread needs them.
+struct TeamHeapBlock {
+  TeamExtras Team;
+  ThreadExtras *Threads[MaxThreadsPerBlock];
+};
 /// A named type, so the address space qualifies the variable, not what it
 /// points to.
-using ThreadExtrasArray = ThreadExtras **;
+using TeamHeapBlockPtr = TeamHeapBlock *;
 
 // The team-shared memory of the runtime, defined once per image (in the
 // runtime's archive) and only declared in the NVPTX compile-time module
@@ -85,15 +105,20 @@ using ThreadExtrasArray = ThreadExtras **;
 #define OMPX_TEAM_MEMORY [[clang::loader_uninitialized]]
 #endif
 OMPX_TEAM_MEMORY OMPX_SHARED TeamState SharedTeam;
-OMPX_TEAM_MEMORY OMPX_SHARED ThreadState SharedThreads[MaxThreadsPerBlock];
+/// Every thread's ThreadState in a byte of its own, which only that thread
+/// reads and writes, with plain accesses: a byte store leaves its
+/// neighbours in the word alone on every GPU. (Four bits per thread would
+/// save 128 bytes but need atomic updates, and every atomic is an ordering
+/// point for the GPU emulator's racecheck: an atomic at each region entry
+/// hid a shared sum without a reduction, test/emulator/checks.test.)
+OMPX_TEAM_MEMORY OMPX_SHARED uint8_t SharedThreadStates[MaxThreadsPerBlock];
 OMPX_TEAM_MEMORY OMPX_SHARED char SharedScratch[TeamScratchBytes]
     __attribute__((aligned(16)));
 OMPX_TEAM_MEMORY OMPX_SHARED uint16_t SharedScratchUsed;
 OMPX_TEAM_MEMORY OMPX_SHARED SoftwareBarrier SharedBarriers[2];
-/// One pointer per thread of the block to its ThreadExtras, in the device
-/// heap, allocated by the first thread that needs extras; nullptr until
-/// then.
-OMPX_TEAM_MEMORY OMPX_SHARED ThreadExtrasArray SharedExtras;
+/// The team's heap block, made by the first thread that needs extras;
+/// nullptr until then.
+OMPX_TEAM_MEMORY OMPX_SHARED TeamHeapBlockPtr SharedHeapBlock;
 /// Threads that called __kmpc_target_deinit.
 OMPX_TEAM_MEMORY OMPX_SHARED uint32_t SharedThreadsDone;
 #undef OMPX_TEAM_MEMORY
@@ -216,8 +241,11 @@ void arch::initTeam() {
     atomic::store(&B->Arrived, 0u);
     atomic::store(&B->Generation, 0u);
   }
+  // Every thread starts outside any region (ThreadState()): all zeros.
+  for (uint32_t I = 0; I < MaxThreadsPerBlock; ++I)
+    *generic(&SharedThreadStates[I]) = 0;
   atomic::store(generic(&SharedScratchUsed), uint16_t(0));
-  atomic::store(generic(&SharedExtras), (ThreadExtras **)nullptr);
+  atomic::store(generic(&SharedHeapBlock), (TeamHeapBlock *)nullptr);
   atomic::store(generic(&SharedThreadsDone), 0u);
 }
 
@@ -226,51 +254,90 @@ OMPX_HOT TeamState &arch::teamState() { return *generic(&SharedTeam); }
 // The plugins cap every launch at MaxThreadsPerBlock, so the bound is a
 // debug check: a message and trap on every query would put a printf call,
 // its stack frame and its registers into every kernel.
-OMPX_HOT ThreadState &arch::threadState() {
+namespace {
+/// The calling thread's byte of SharedThreadStates.
+uint8_t *threadStateByte() {
   uint32_t Tid = gpu::threadId();
   OMPX_ASSERT(Tid < gpu::MaxThreadsPerBlock,
               "block larger than the device runtime supports (256 threads); "
               "the plugin must cap threads per block");
-  return *generic(&SharedThreads[Tid]);
+  return generic(&SharedThreadStates[Tid]);
+}
+} // namespace
+
+OMPX_HOT ThreadState arch::threadState() {
+  uint8_t Bits = *threadStateByte();
+  ThreadState State;
+  State.InTeamRegion = Bits & InTeamRegionBit;
+  State.Level = Bits & LevelMask;
+  return State;
+}
+
+OMPX_HOT void arch::setThreadState(ThreadState State) {
+  uint8_t *Byte = threadStateByte();
+  *Byte = (*Byte & HasExtrasBit) | (State.Level & LevelMask) |
+          (State.InTeamRegion ? InTeamRegionBit : 0);
 }
 
 namespace {
-/// Allocates the team's ThreadExtras pointers, unless another thread got
-/// there first; returns the array the team keeps.
-ThreadExtras **installExtrasArray() {
-  ThreadExtras ***Slot = generic(&SharedExtras);
-  size_t Bytes = sizeof(ThreadExtras *) * gpu::MaxThreadsPerBlock;
-  auto **Fresh = static_cast<ThreadExtras **>(gpu::allocate(Bytes));
+/// Allocates the team's heap block, unless another thread got there first;
+/// returns the block the team keeps (nullptr when the device is out of
+/// memory). Everything in it is initialized before the block is
+/// published.
+TeamHeapBlock *installTeamHeapBlock() {
+  TeamHeapBlock **Slot = generic(&SharedHeapBlock);
+  auto *Fresh =
+      static_cast<TeamHeapBlock *>(gpu::allocate(sizeof(TeamHeapBlock)));
   if (!Fresh)
-    arch::fatal("out of device memory for the runtime's thread extras "
-                "(LIBOMPTARGET_HEAP_SIZE)");
+    return nullptr;
+  initTeamExtras(Fresh->Team);
   for (uint32_t I = 0; I < gpu::MaxThreadsPerBlock; ++I)
-    Fresh[I] = nullptr;
-  ThreadExtras **Expected = nullptr;
+    Fresh->Threads[I] = nullptr;
+  TeamHeapBlock *Expected = nullptr;
   if (atomic::cas(Slot, Expected, Fresh))
     return Fresh;
   gpu::deallocate(Fresh); // another thread was first
   return Expected;
 }
+
+TeamHeapBlock *teamHeapBlock() {
+  TeamHeapBlock *Block = atomic::load(generic(&SharedHeapBlock));
+  return Block ? Block : installTeamHeapBlock();
+}
 } // namespace
+
+TeamExtras &arch::teamExtras() {
+  TeamHeapBlock *Block = teamHeapBlock();
+  if (!Block)
+    fatal("out of device memory for the runtime's team state "
+          "(LIBOMPTARGET_HEAP_SIZE)");
+  return Block->Team;
+}
+
+ThreadExtras *arch::existingThreadExtras() {
+  if (!(*threadStateByte() & HasExtrasBit))
+    return nullptr;
+  // This thread made its extras, so it has seen the block.
+  TeamHeapBlock *Block = __scoped_atomic_load_n(
+      generic(&SharedHeapBlock), __ATOMIC_RELAXED, __MEMORY_SCOPE_WRKGRP);
+  return Block->Threads[gpu::threadId()];
+}
 
 ThreadExtras *arch::threadExtras(bool Create, bool &Made) {
   Made = false;
-  uint32_t Tid = gpu::threadId();
-  ThreadExtras **Array = atomic::load(generic(&SharedExtras));
-  if (!Array) {
-    if (!Create)
-      return nullptr;
-    Array = installExtrasArray();
-  }
-  if (Array[Tid] || !Create)
-    return Array[Tid];
-  Array[Tid] = static_cast<ThreadExtras *>(gpu::allocate(sizeof(ThreadExtras)));
-  if (!Array[Tid])
-    fatal("out of device memory for a thread's runtime extras "
-          "(LIBOMPTARGET_HEAP_SIZE)");
-  Made = true;
-  return Array[Tid];
+  if (!Create)
+    return existingThreadExtras();
+  TeamHeapBlock *Block = teamHeapBlock();
+  if (!Block)
+    return nullptr;
+  ThreadExtras *&Mine = Block->Threads[gpu::threadId()];
+  if (Mine)
+    return Mine;
+  Mine = static_cast<ThreadExtras *>(gpu::allocate(sizeof(ThreadExtras)));
+  Made = Mine != nullptr;
+  if (Made)
+    *threadStateByte() |= HasExtrasBit;
+  return Mine;
 }
 
 // Generic-mode workers never call __kmpc_target_deinit, but they are done
@@ -281,14 +348,14 @@ void arch::endThreadExtras() {
   uint32_t Callers = isSPMDMode() ? gpu::blockSize() : 1;
   if (atomic::add(generic(&SharedThreadsDone), 1u) + 1 != Callers)
     return;
-  ThreadExtras **Array = atomic::load(generic(&SharedExtras));
-  if (!Array)
+  TeamHeapBlock *Block = atomic::load(generic(&SharedHeapBlock));
+  if (!Block)
     return;
-  atomic::store(generic(&SharedExtras), (ThreadExtras **)nullptr);
+  atomic::store(generic(&SharedHeapBlock), (TeamHeapBlock *)nullptr);
   for (uint32_t I = 0; I < gpu::MaxThreadsPerBlock; ++I)
-    if (Array[I])
-      gpu::deallocate(Array[I]);
-  gpu::deallocate(Array);
+    if (Block->Threads[I])
+      gpu::deallocate(Block->Threads[I]);
+  gpu::deallocate(Block);
 }
 
 char *arch::threadScratch(size_t &Size, uint16_t *&Used) {

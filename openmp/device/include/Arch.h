@@ -31,6 +31,7 @@ namespace ompx {
 struct TeamState;
 struct ThreadState;
 struct ThreadExtras;
+struct TeamExtras;
 
 namespace arch {
 
@@ -83,18 +84,27 @@ void barrierArrive(BarrierId Id, uint32_t Count);
 /// kernel's first barrier, when no thread can be waiting at one.
 void initTeam();
 
-/// The calling team's runtime state (team-shared memory on a GPU) and the
-/// calling thread's own state.
+/// The calling team's runtime state (team-shared memory on a GPU).
 TeamState &teamState();
-ThreadState &threadState();
+/// The calling thread's own state, by value: GPUs pack it into a byte
+/// of team-shared memory. It starts as ThreadState() in every team (GPUs:
+/// initTeam; the CPU device: its launch).
+ThreadState threadState();
+void setThreadState(ThreadState State);
 /// The calling thread's ThreadExtras (State.h). Where they are made on
 /// demand (GPUs), \p Create makes them when missing, and \p Made says so
 /// (the caller initializes them); without \p Create a missing one is
-/// nullptr. Where every thread has them (the CPU device), the launch
-/// starts them afresh for each team.
+/// nullptr, and so is one the device has no memory for. Where every thread has
+/// them (the CPU device), the launch starts them afresh for each team.
 ThreadExtras *threadExtras(bool Create, bool &Made);
+/// The calling thread's ThreadExtras when it has them, else nullptr:
+/// threadExtras without the making, for the paths every kernel takes.
+ThreadExtras *existingThreadExtras();
+/// The calling team's TeamExtras (State.h): made on first use where made
+/// on demand (GPUs; a failure is fatal), started for each team elsewhere.
+TeamExtras &teamExtras();
 /// Called by every thread that calls __kmpc_target_deinit: the last of
-/// them releases the team's ThreadExtras (GPUs).
+/// them releases the team's TeamExtras and ThreadExtras (GPUs).
 void endThreadExtras();
 
 /// The calling thread's part of the team-shared scratch memory backing

@@ -26,16 +26,15 @@ int omp_get_num_threads() {
 
 int omp_get_max_threads() {
   OMPX_FORWARD_TO_HOST(omp_get_max_threads, int, ());
-  ThreadState &State = arch::threadState();
-  if (State.Level > 0)
+  if (arch::threadState().Level > 0)
     return 1; // a nested region would be serialized
-  return int(chooseTeamSize(/*NumThreadsClause=*/0, State));
+  return int(chooseTeamSize(/*NumThreadsClause=*/0));
 }
 
 void omp_set_num_threads(int NumThreads) {
   OMPX_FORWARD_TO_HOST(omp_set_num_threads, void, (int), NumThreads);
-  arch::threadState().NThreadsVar =
-      NumThreads > 0 ? clampThreads(uint32_t(NumThreads)) : 0;
+  threadExtras(/*Create=*/true)->NThreadsVar =
+      NumThreads > 0 ? uint32_t(NumThreads) : 0;
 }
 
 int omp_get_team_num() {
@@ -73,13 +72,13 @@ int omp_get_thread_limit() {
 int omp_get_level() {
   if (auto Host = OMPX_HOST_FUNCTION(omp_get_level, int (*)()))
     return Host() - arch::inPlaceHostNesting().Level;
-  return int(arch::threadState().Level);
+  return int(currentLevel(arch::threadState()));
 }
 
 int omp_get_active_level() {
   if (auto Host = OMPX_HOST_FUNCTION(omp_get_active_level, int (*)()))
     return Host() - arch::inPlaceHostNesting().ActiveLevel;
-  return int(arch::threadState().ActiveLevel);
+  return int(currentActiveLevel());
 }
 
 int omp_in_parallel() {
@@ -89,7 +88,7 @@ int omp_in_parallel() {
       return Host() > Base.ActiveLevel;
   }
   OMPX_FORWARD_TO_HOST(omp_in_parallel, int, ());
-  return arch::threadState().ActiveLevel > 0;
+  return currentActiveLevel() > 0;
 }
 
 int omp_get_team_size(int Level) {
@@ -99,11 +98,11 @@ int omp_get_team_size(int Level) {
   uint32_t Id, Extent;
   if (arch::bareThreadIdentity(Level - 1, Id, Extent))
     return int(Extent);
-  ThreadState &State = arch::threadState();
-  if (Level < 0 || uint32_t(Level) > State.Level)
+  ThreadState State = arch::threadState();
+  if (Level < 0 || uint32_t(Level) > currentLevel(State))
     return -1;
-  if (Level == 1)
-    return int(State.Level1TeamSize);
+  if (Level == 1 && State.InTeamRegion)
+    return int(arch::teamState().WorkTeamSize);
   return 1;
 }
 
@@ -114,11 +113,11 @@ int omp_get_ancestor_thread_num(int Level) {
   uint32_t Id, Extent;
   if (arch::bareThreadIdentity(Level - 1, Id, Extent))
     return int(Id);
-  ThreadState &State = arch::threadState();
-  if (Level < 0 || uint32_t(Level) > State.Level)
+  ThreadState State = arch::threadState();
+  if (Level < 0 || uint32_t(Level) > currentLevel(State))
     return -1;
-  if (Level == 1)
-    return int(State.Level1ThreadNum);
+  if (Level == 1 && State.InTeamRegion)
+    return int(arch::threadIdInBlock());
   return 0;
 }
 

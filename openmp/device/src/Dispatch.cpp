@@ -42,8 +42,8 @@ bool isGuidedKind(int32_t Kind) {
 /// Claims (or joins) the team buffer of loop \p Key.
 DispatchBuffer &acquireBuffer(uint64_t Key, uint32_t LoopInRegion,
                               uint32_t Participants) {
-  TeamState &Team = arch::teamState();
-  DispatchBuffer &Buffer = Team.Dispatch[LoopInRegion % NumDispatchBuffers];
+  DispatchBuffer &Buffer =
+      arch::teamExtras().Dispatch[LoopInRegion % NumDispatchBuffers];
   uint64_t Ready = (Key << 1) | 1;
   for (;;) {
     uint64_t Current = atomic::load(&Buffer.Key);
@@ -66,7 +66,6 @@ DispatchBuffer &acquireBuffer(uint64_t Key, uint32_t LoopInRegion,
 
 template <typename T, typename ST>
 void dispatchInit(int32_t Sched, T Lower, T Upper, ST Stride, ST Chunk) {
-  ThreadState &State = arch::threadState();
   ThreadExtras &Extras = *threadExtras(/*Create=*/true);
   DispatchState &D = Extras.Dispatch;
   int32_t Kind = Sched & ~ScheduleModifierMask;
@@ -87,8 +86,15 @@ void dispatchInit(int32_t Sched, T Lower, T Upper, ST Stride, ST Chunk) {
   D.Drained = 0;
   D.Shared = isDynamicKind(Kind) && D.Participants > 1;
   if (D.Shared) {
-    uint32_t Loop = ++State.LoopInRegion;
-    D.Key = (uint64_t(State.RegionSerial) << 32) | Loop;
+    // Shared loops only exist in the team's level-1 region: its serial
+    // and the count of loops this thread started in it name the loop.
+    uint32_t Serial = arch::teamState().WorkSerial;
+    if (Extras.LoopRegionSerial != Serial) {
+      Extras.LoopRegionSerial = Serial;
+      Extras.LoopInRegion = 0;
+    }
+    uint32_t Loop = ++Extras.LoopInRegion;
+    D.Key = (uint64_t(Serial) << 32) | Loop;
     acquireBuffer(D.Key, Loop, D.Participants);
   }
 }
@@ -96,7 +102,6 @@ void dispatchInit(int32_t Sched, T Lower, T Upper, ST Stride, ST Chunk) {
 /// Next chunk of the loop \p D describes, as 0-based iteration numbers
 /// [Begin, End); false when the calling thread has no more.
 bool nextChunk(DispatchState &D, uint64_t &Begin, uint64_t &End) {
-  ThreadState &State = arch::threadState();
   uint64_t Trip = D.TripCount;
   uint64_t P = D.Participants ? D.Participants : 1;
   uint64_t Id = currentThreadNum();
@@ -129,8 +134,9 @@ bool nextChunk(DispatchState &D, uint64_t &Begin, uint64_t &End) {
     return true;
   }
 
+  uint32_t Loop = uint32_t(D.Key);
   DispatchBuffer &Buffer =
-      arch::teamState().Dispatch[State.LoopInRegion % NumDispatchBuffers];
+      arch::teamExtras().Dispatch[Loop % NumDispatchBuffers];
   uint64_t MinChunk = D.Chunk ? D.Chunk : 1;
   if (isGuidedKind(D.Kind)) {
     uint64_t Current = atomic::load(&Buffer.Next);

@@ -55,8 +55,7 @@ void runWorkerLoop(TeamState &Team) {
       return;
     // Region members are threads 0..WorkTeamSize-1, numbered by their id.
     if (Tid < Team.WorkTeamSize)
-      runRegionAsMember(Team.WorkFn, Team.WorkArgs, Team.WorkNumArgs, Tid,
-                        Team.WorkTeamSize, Team.WorkSerial);
+      runRegionAsMember(Team.WorkFn, Team.WorkArgs, Team.WorkNumArgs, Tid);
     // Tell the main thread this region is finished.
     arch::barrier(arch::BlockBarrier, Participants);
   }
@@ -74,7 +73,6 @@ extern "C" OMPX_HOT int32_t __kmpc_target_init(
   OMPX_ASSERT(Tid < BlockSize && arch::blockId() < arch::numBlocks(),
               "thread or block id outside the launch's grid");
 
-  initThreadState(arch::threadState());
   if (Tid == 0) {
     arch::initTeam();
     GenericLayout Layout = genericLayout(BlockSize, arch::warpSize());
@@ -95,13 +93,6 @@ extern "C" OMPX_HOT int32_t __kmpc_target_init(
     // this store a reduction(task, ...) crashed at -O2.
     Team.TaskModifierReduction[0] = Team.TaskModifierReduction[1] = nullptr;
     Team.WorkSerial = 0;
-    for (uint32_t I = 0; I < NumDispatchBuffers; ++I) {
-      // Loop keys start at 1: key 0, ready and drained, means unused.
-      Team.Dispatch[I].Key = 1;
-      Team.Dispatch[I].Next = 0;
-      Team.Dispatch[I].Finished = 0;
-      Team.Dispatch[I].Participants = 0;
-    }
   }
   // Nobody looks at the team state before thread 0 has set it up.
   arch::barrier(arch::BlockBarrier, BlockSize);

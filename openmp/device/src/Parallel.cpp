@@ -36,76 +36,85 @@ OMPX_HOT void callRegion(void *Fn, void **Args, uint64_t NumArgs,
                 "runtime supports (64)");
 }
 
-/// Makes the calling thread the only member of a region one level deeper.
-void enterSerializedLevel(ThreadState &State) {
+/// Makes the calling thread the only member of a region one level deeper;
+/// false when it is already as deep as its state counts, and the level
+/// stays (regions nested deeper still run).
+bool enterSerializedLevel() {
+  ThreadState State = arch::threadState();
+  if (State.Level >= arch::MaxCountedLevel)
+    return false;
+  if (State.Level == 0)
+    State.InTeamRegion = false;
   ++State.Level;
-  if (State.Level == 1) {
-    State.Level1ThreadNum = 0;
-    State.Level1TeamSize = 1;
-  }
-  State.ThreadNum = 0;
-  State.TeamSize = 1;
+  arch::setThreadState(State);
+  return true;
 }
 
-/// Makes the calling thread member \p ThreadNum of level-1 region number
-/// \p RegionSerial with \p TeamSize threads.
-void enterLevel1Region(ThreadState &State, uint32_t ThreadNum,
-                       uint32_t TeamSize, uint32_t RegionSerial) {
-  State.RegionSerial = RegionSerial;
-  State.LoopInRegion = 0;
+/// Leaves the innermost serialized region that enterSerializedLevel
+/// counted.
+void leaveSerializedLevel() {
+  ThreadState State = arch::threadState();
+  if (State.Level > 0)
+    --State.Level;
+  if (State.Level == 0)
+    State.InTeamRegion = false;
+  arch::setThreadState(State);
+}
+
+/// Makes the calling thread a member of its team's level-1 region (the
+/// region's size and serial number are the team's, TeamState::WorkTeamSize).
+void enterLevel1Region() {
+  ThreadState State;
   State.Level = 1;
-  State.ActiveLevel = TeamSize > 1;
-  State.ThreadNum = State.Level1ThreadNum = ThreadNum;
-  State.TeamSize = State.Level1TeamSize = TeamSize;
+  State.InTeamRegion = true;
+  arch::setThreadState(State);
 }
 
 /// Leaves a level-1 region: back to the kernel's sequential part.
-void leaveLevel1Region(ThreadState &State) {
-  State.Level = 0;
-  restoreRegionView(State);
+void leaveLevel1Region() { arch::setThreadState(ThreadState()); }
+
+/// Runs \p Fn on the calling thread alone, one level deeper. The frame
+/// remembers whether the level counted, so that nesting beyond what the
+/// state counts needs no memory (every kernel with a parallel region
+/// reaches this: an allocation here cost each of them 20 registers on
+/// sm_90).
+void runSerialized(void *Fn, void **Args, uint64_t NumArgs) {
+  bool Counted = enterSerializedLevel();
+  callRegion(Fn, Args, NumArgs, 0);
+  if (Counted)
+    leaveSerializedLevel();
 }
 
-/// Runs \p Fn on the calling thread alone, one level deeper.
-void runSerialized(void *Fn, void **Args, uint64_t NumArgs) {
-  ThreadState &State = arch::threadState();
-  enterSerializedLevel(State);
-  callRegion(Fn, Args, NumArgs, 0);
-  --State.Level;
-  restoreRegionView(State);
+/// The num_threads clause the calling thread pushed for its next parallel
+/// region (-1: none), which that region consumes.
+int32_t takePushedNumThreads() {
+  ThreadExtras *Extras = threadExtras(/*Create=*/false);
+  if (!Extras)
+    return -1;
+  int32_t Pushed = Extras->PushedNumThreads;
+  Extras->PushedNumThreads = -1;
+  return Pushed;
 }
 
 } // namespace
 
-uint32_t ompx::chooseTeamSize(int32_t NumThreadsClause,
-                              const ThreadState &State) {
+uint32_t ompx::chooseTeamSize(int32_t NumThreadsClause) {
   uint32_t Size = regionCapacity();
-  uint32_t Limit =
-      NumThreadsClause > 0 ? uint32_t(NumThreadsClause) : State.NThreadsVar;
+  uint32_t Limit = 0;
+  if (NumThreadsClause > 0)
+    Limit = uint32_t(NumThreadsClause);
+  else if (ThreadExtras *Extras = threadExtras(/*Create=*/false))
+    Limit = Extras->NThreadsVar;
   if (Limit > 0 && Limit < Size)
     Size = Limit;
   return Size;
 }
 
-void ompx::restoreRegionView(ThreadState &State) {
-  if (State.Level == 1) {
-    State.ThreadNum = State.Level1ThreadNum;
-    State.TeamSize = State.Level1TeamSize;
-    State.ActiveLevel = State.Level1TeamSize > 1;
-  } else {
-    State.ThreadNum = 0;
-    State.TeamSize = 1;
-    if (State.Level == 0)
-      State.ActiveLevel = 0;
-  }
-}
-
 OMPX_HOT void ompx::runRegionAsMember(void *Fn, void **Args, uint64_t NumArgs,
-                                      uint32_t ThreadNum, uint32_t TeamSize,
-                                      uint32_t RegionSerial) {
-  ThreadState &State = arch::threadState();
-  enterLevel1Region(State, ThreadNum, TeamSize, RegionSerial);
+                                      uint32_t ThreadNum) {
+  enterLevel1Region();
   callRegion(Fn, Args, NumArgs, int32_t(ThreadNum));
-  leaveLevel1Region(State);
+  leaveLevel1Region();
 }
 
 extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
@@ -113,11 +122,11 @@ extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
                                             void *Fn, void *WrapperFn,
                                             void **Args, int64_t NumArgs,
                                             int32_t) {
-  ThreadState &State = arch::threadState();
+  ThreadState State = arch::threadState();
   TeamState &Team = arch::teamState();
+  int32_t Pushed = takePushedNumThreads();
   if (NumThreads <= 0)
-    NumThreads = State.PushedNumThreads;
-  State.PushedNumThreads = -1;
+    NumThreads = Pushed;
   if (NumArgs < 0 || uint64_t(NumArgs) > MaxRegionArgs)
     arch::fatal("parallel region captures more variables than the device "
                 "runtime supports (64)");
@@ -126,26 +135,32 @@ extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
     runSerialized(Fn, Args, uint64_t(NumArgs));
     return;
   }
-  uint32_t Size = chooseTeamSize(NumThreads, State);
   uint32_t BlockSize = arch::numThreadsInBlock();
 
   if (isSPMDMode()) {
-    // Every thread of the block is here. Those beyond the region's size
-    // wait at the closing barrier. The opening one orders what the threads
-    // did before the region (a kernel OpenMPOpt made SPMD lets every thread
-    // store the serial code's values to team memory) before the region's
-    // accesses, as upstream's runtime does: without it the racecheck of
-    // the GPU emulator found a slow warp's serial store overwriting a
-    // region member's write (the GPU kit's generic_mode at -O2).
-    arch::barrier(arch::BlockBarrier, BlockSize);
+    // Every thread of the block is here. Thread 0 sizes and numbers the
+    // region for all (its num_threads and nthreads-var decide, as the
+    // thread that would encounter the construct in generic mode); those
+    // beyond the size wait at the closing barrier. The opening barrier
+    // publishes that, and orders what the threads did before the region (a
+    // kernel OpenMPOpt made SPMD lets every thread store the serial code's
+    // values to team memory) before the region's accesses, as upstream's
+    // runtime does: without it the racecheck of the GPU emulator found a
+    // slow warp's serial store overwriting a region member's write (the GPU
+    // kit's generic_mode at -O2).
     uint32_t Tid = arch::threadIdInBlock();
-    // Every thread counts the region, member or not, so the serials agree.
-    uint32_t Serial = ++State.RegionSerial;
-    if (Tid < Size)
-      runRegionAsMember(Fn, Args, uint64_t(NumArgs), Tid, Size, Serial);
+    if (Tid == 0) {
+      Team.WorkTeamSize = chooseTeamSize(NumThreads);
+      ++Team.WorkSerial;
+    }
+    arch::barrier(arch::BlockBarrier, BlockSize);
+    if (Tid < Team.WorkTeamSize)
+      runRegionAsMember(Fn, Args, uint64_t(NumArgs), Tid);
     arch::barrier(arch::BlockBarrier, BlockSize);
     return;
   }
+
+  uint32_t Size = chooseTeamSize(NumThreads);
 
   // Generic mode: only the main thread gets here.
   if (Size <= 1) {
@@ -167,7 +182,7 @@ extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
   Team.WorkArgs = SharedArgs;
   Team.WorkNumArgs = uint64_t(NumArgs);
   Team.WorkTeamSize = Size;
-  Team.WorkSerial = ++State.RegionSerial;
+  ++Team.WorkSerial;
   Team.SharedVars = SharedArgs;
   uint32_t Participants = Team.StateMachineThreads;
   arch::barrier(arch::BlockBarrier, Participants); // workers start
@@ -175,8 +190,7 @@ extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
   // runs the region with the workers; otherwise it only waits.
   uint32_t MainTid = Team.MainThreadId;
   if (MainTid < Size)
-    runRegionAsMember(Fn, SharedArgs, uint64_t(NumArgs), MainTid, Size,
-                      Team.WorkSerial);
+    runRegionAsMember(Fn, SharedArgs, uint64_t(NumArgs), MainTid);
   arch::barrier(arch::BlockBarrier, Participants); // workers are done
   Team.WorkFn = nullptr;
   Team.WorkWrapper = nullptr;
@@ -212,8 +226,7 @@ extern "C" bool __kmpc_kernel_parallel(void **WorkFn) {
   *WorkFn = Team.WorkWrapper;
   if (!Team.WorkWrapper || Tid >= Team.WorkTeamSize)
     return false;
-  enterLevel1Region(arch::threadState(), Tid, Team.WorkTeamSize,
-                    Team.WorkSerial);
+  enterLevel1Region();
   return true;
 }
 
@@ -221,7 +234,7 @@ extern "C" void __kmpc_kernel_end_parallel() {
   OMPX_ASSERT(arch::threadState().Level == 1,
               "__kmpc_kernel_end_parallel outside the parallel region "
               "__kmpc_kernel_parallel started");
-  leaveLevel1Region(arch::threadState());
+  leaveLevel1Region();
 }
 
 extern "C" void __kmpc_begin_sharing_variables(void ***Vars, uint64_t NumVars) {
@@ -245,25 +258,26 @@ extern "C" void __kmpc_get_shared_variables(void ***Vars) {
 extern "C" void __kmpc_serialized_parallel(IdentTy *Loc, int32_t Gtid) {
   OMPX_FORWARD_TO_HOST(__kmpc_serialized_parallel, void, (IdentTy *, int32_t),
                        Loc, Gtid);
-  enterSerializedLevel(arch::threadState());
+  if (!enterSerializedLevel())
+    ++threadExtras(/*Create=*/true)->UncountedLevels;
 }
 
 extern "C" void __kmpc_end_serialized_parallel(IdentTy *Loc, int32_t Gtid) {
   OMPX_FORWARD_TO_HOST(__kmpc_end_serialized_parallel, void,
                        (IdentTy *, int32_t), Loc, Gtid);
-  ThreadState &State = arch::threadState();
-  if (State.Level > 0)
-    --State.Level;
-  restoreRegionView(State);
+  ThreadExtras *Extras = threadExtras(/*Create=*/false);
+  if (Extras && Extras->UncountedLevels > 0)
+    --Extras->UncountedLevels;
+  else
+    leaveSerializedLevel();
 }
 
 extern "C" void __kmpc_push_num_threads(IdentTy *Loc, int32_t Gtid,
                                         int32_t NumThreads) {
   OMPX_FORWARD_TO_HOST(__kmpc_push_num_threads, void,
                        (IdentTy *, int32_t, int32_t), Loc, Gtid, NumThreads);
-  // No block has more than 0x7fff threads: a larger clause asks for all.
-  arch::threadState().PushedNumThreads =
-      int16_t(NumThreads > 0x7fff ? 0x7fff : NumThreads > 0 ? NumThreads : -1);
+  threadExtras(/*Create=*/true)->PushedNumThreads =
+      NumThreads > 0 ? NumThreads : -1;
 }
 
 extern "C" void __kmpc_push_proc_bind(IdentTy *Loc, int32_t Gtid,
@@ -274,10 +288,10 @@ extern "C" void __kmpc_push_proc_bind(IdentTy *Loc, int32_t Gtid,
 }
 
 extern "C" uint16_t __kmpc_parallel_level(IdentTy *, int32_t) {
-  return uint16_t(arch::threadState().Level);
+  return uint16_t(currentLevel(arch::threadState()));
 }
 
 extern "C" OMPX_HOT int32_t __kmpc_global_thread_num(IdentTy *Loc) {
   OMPX_FORWARD_TO_HOST(__kmpc_global_thread_num, int32_t, (IdentTy *), Loc);
-  return int32_t(arch::threadState().ThreadNum);
+  return int32_t(currentThreadNum());
 }

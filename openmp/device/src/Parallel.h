@@ -41,18 +41,16 @@ template <typename T>
   return Ptr;
 }
 
-/// Runs outlined region \p Fn on the calling thread as thread \p ThreadNum
-/// of level-1 region number \p RegionSerial with \p TeamSize threads.
+/// Runs outlined region \p Fn on the calling thread as member \p ThreadNum
+/// (its id in the block) of its team's level-1 region, which the thread
+/// that started it has sized and numbered in TeamState.
 void runRegionAsMember(void *Fn, void **Args, uint64_t NumArgs,
-                       uint32_t ThreadNum, uint32_t TeamSize,
-                       uint32_t RegionSerial);
+                       uint32_t ThreadNum);
 
 /// Threads of a new level-1 region: those available to regions, limited by
-/// a num_threads clause (when positive) or, without one, by nthreads-var.
-uint32_t chooseTeamSize(int32_t NumThreadsClause, const ThreadState &State);
-
-/// Recomputes omp_get_thread_num/omp_get_num_threads from the level.
-void restoreRegionView(ThreadState &State);
+/// a num_threads clause (when positive) or, without one, by the calling
+/// thread's nthreads-var.
+uint32_t chooseTeamSize(int32_t NumThreadsClause);
 
 } // namespace ompx
 

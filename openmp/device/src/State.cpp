@@ -10,33 +10,52 @@
 
 using namespace ompx;
 
-void ompx::initThreadState(ThreadState &State) {
-  State.Level = 0;
-  State.ActiveLevel = 0;
-  State.ThreadNum = 0;
-  State.TeamSize = 1;
-  State.Level1ThreadNum = 0;
-  State.Level1TeamSize = 1;
-  State.NThreadsVar = 0;
-  State.PushedNumThreads = -1;
-  State.RegionSerial = 0;
-  State.LoopInRegion = 0;
-  State.StackUsed = 0;
-}
-
 void ompx::initThreadExtras(ThreadExtras &Extras) {
   Extras.RunSchedKind = SchedStatic;
   Extras.RunSchedChunk = 0;
+  Extras.NThreadsVar = 0;
+  Extras.PushedNumThreads = -1;
+  Extras.LoopRegionSerial = 0;
+  Extras.LoopInRegion = 0;
+  Extras.UncountedLevels = 0;
   Extras.TaskgroupDepth = 0;
   Extras.TaskReductions = nullptr;
   Extras.Dispatch = DispatchState{};
 }
 
-ThreadExtras *ompx::threadExtras(bool Create) {
+void ompx::initTeamExtras(TeamExtras &Extras) {
+  for (DispatchBuffer &Buffer : Extras.Dispatch) {
+    // Loop keys start at 1: key 0, ready and drained, means unused.
+    Buffer.Key = 1;
+    Buffer.Next = 0;
+    Buffer.Finished = 0;
+    Buffer.Participants = 0;
+  }
+}
+
+uint32_t ompx::currentLevel(ThreadState State) {
+  uint32_t Level = State.Level;
+  if (Level == arch::MaxCountedLevel)
+    if (ThreadExtras *Extras = threadExtras(/*Create=*/false))
+      Level += Extras->UncountedLevels;
+  return Level;
+}
+
+ThreadExtras *ompx::tryThreadExtras() {
   bool Made = false;
-  ThreadExtras *Extras = arch::threadExtras(Create, Made);
+  ThreadExtras *Extras = arch::threadExtras(/*Create=*/true, Made);
   if (Made)
     initThreadExtras(*Extras);
+  return Extras;
+}
+
+ThreadExtras *ompx::threadExtras(bool Create) {
+  if (!Create)
+    return arch::existingThreadExtras();
+  ThreadExtras *Extras = tryThreadExtras();
+  if (!Extras)
+    arch::fatal("out of device memory for the runtime's per-thread state "
+                "(LIBOMPTARGET_HEAP_SIZE)");
   return Extras;
 }
 
@@ -67,14 +86,14 @@ bool ompx::isTeamLeader() {
 }
 
 uint32_t ompx::barrierParticipants() {
-  ThreadState &State = arch::threadState();
+  ThreadState State = arch::threadState();
   if (State.Level == 0)
     // Outside any parallel region every thread of an SPMD block runs the
     // same code; in generic mode only the main thread does.
     return isSPMDMode() ? arch::numThreadsInBlock() : 1;
-  if (State.Level == 1)
-    return State.TeamSize;
-  // Nested regions are serialized: a team of one.
+  if (atTeamRegionLevel(State))
+    return arch::teamState().WorkTeamSize;
+  // Nested and if(false) regions are serialized: a team of one.
   return 1;
 }
 

@@ -60,6 +60,10 @@ struct TeamState {
   void *WorkWrapper;
   void **WorkArgs;
   uint64_t WorkNumArgs;
+  /// Both modes: the team's level-1 region, current or last: its number of
+  /// threads and its serial number (which names its dynamic loops). Written
+  /// by the thread that starts the region before the barrier that opens it,
+  /// read by its members only.
   uint32_t WorkTeamSize;
   uint32_t WorkSerial;
   /// Set by the main thread in __kmpc_target_deinit: workers leave.
@@ -72,9 +76,16 @@ struct TeamState {
   /// the other threads of the region copy (TaskReduction.cpp). One for
   /// parallel constructs and one for worksharing ones, which may nest.
   TaskReduction *TaskModifierReduction[2];
+};
 
+/// What a team needs only for some constructs (dynamically scheduled
+/// loops). A GPU team makes it in the device heap the first time a thread
+/// needs it (arch::teamExtras), so that team-shared memory, which every
+/// kernel pays for in occupancy, holds only what every kernel uses.
+struct TeamExtras {
   DispatchBuffer Dispatch[NumDispatchBuffers];
 };
+void initTeamExtras(TeamExtras &Extras);
 
 /// Per-thread state of a dynamically scheduled loop.
 struct DispatchState {
@@ -99,6 +110,18 @@ struct ThreadExtras {
   /// run-sched-var ICV.
   int32_t RunSchedKind;
   int32_t RunSchedChunk;
+  /// nthreads-var ICV (omp_set_num_threads; 0: none) and a pending
+  /// num_threads clause (__kmpc_push_num_threads; -1: none).
+  uint32_t NThreadsVar;
+  int32_t PushedNumThreads;
+  /// Dynamically scheduled loops this thread started in level-1 region
+  /// number LoopRegionSerial (they name the team's loop buffers).
+  uint32_t LoopRegionSerial;
+  uint32_t LoopInRegion;
+  /// __kmpc_serialized_parallel regions entered beyond
+  /// arch::MaxCountedLevel (ThreadState::Level), which their end must not
+  /// count down.
+  uint32_t UncountedLevels;
   /// Taskgroups the thread is inside, and the task reductions they opened,
   /// innermost first (TaskReduction.cpp).
   uint32_t TaskgroupDepth;
@@ -106,43 +129,28 @@ struct ThreadExtras {
   DispatchState Dispatch;
 };
 
-/// Thread numbers and team sizes fit 16 bits: blocks are at most
-/// MaxThreadsPerBlock (GPUs) or a CPU team's threads.
+/// What a thread keeps for itself: a GPU block keeps it in one byte per
+/// thread of team-shared memory (arch::threadState), because every byte
+/// there costs every kernel occupancy. The rest of a thread's view is the
+/// team's: a thread inside its team's level-1 region is region thread number
+/// threadIdInBlock() of TeamState::WorkTeamSize (the region's members are
+/// threads 0..N-1 of the block, see GenericLayout), and any other region around
+/// it runs on it alone. What only some constructs need lives in ThreadExtras.
+/// Upstream's runtime does the same with its team ICVs and lazily made thread
+/// states.
 struct ThreadState {
-  /// Nesting depth of parallel regions around the thread (omp_get_level).
-  uint8_t Level;
-  /// 1 when the outermost enclosing region runs on more than one thread.
-  uint8_t ActiveLevel;
-  /// Dynamically scheduled loops this thread started in its region.
-  uint16_t LoopInRegion;
-  /// omp_get_thread_num / omp_get_num_threads of the innermost region.
-  uint16_t ThreadNum;
-  uint16_t TeamSize;
-  /// The same for the level-1 region (omp_get_ancestor_thread_num(1)).
-  uint16_t Level1ThreadNum;
-  uint16_t Level1TeamSize;
-  /// nthreads-var ICV (omp_set_num_threads; 0: none) and a pending
-  /// num_threads clause (-1: none), clamped to 16 bits: no block is larger.
-  uint16_t NThreadsVar;
-  int16_t PushedNumThreads;
-  /// Bytes of this thread's slice of the team scratch memory in use (the
-  /// CPU device; GPUs count their leader's in team-shared memory).
-  uint16_t StackUsed;
-  /// Level-1 regions this thread has taken part in; the same on every
-  /// member of a region, so it names the region's dynamic loops.
-  uint32_t RegionSerial;
+  /// Nesting depth of parallel regions around the thread (omp_get_level),
+  /// up to arch::MaxCountedLevel (63 on GPUs); regions nested deeper still
+  /// run, but do not count.
+  uint8_t Level = 0;
+  /// Whether level 1 is the team's region (the thread is one of its
+  /// members, numbered by its id) rather than a region serialized on this
+  /// thread.
+  bool InTeamRegion = false;
 };
-// Every thread of a block has one in team-shared memory on a GPU (256 of
-// them), so each byte here costs 256 of the block's shared memory, and every
-// kernel pays it in occupancy: what only some constructs need belongs in
-// ThreadExtras.
-static_assert(sizeof(ThreadState) <= 24,
-              "ThreadState grew: it lives in team-shared memory per thread");
-
-/// Clamps a thread count to what ThreadState's 16-bit fields hold.
-inline uint16_t clampThreads(uint32_t Threads) {
-  return Threads > 0xffffu ? uint16_t(0xffffu) : uint16_t(Threads);
-}
+/// omp_get_level of the calling thread, whose state is \p State: its
+/// counted level and the __kmpc_serialized_parallel levels beyond it.
+uint32_t currentLevel(ThreadState State);
 
 /// The roles of a generic-mode block of \p BlockSize threads that run in
 /// lockstep groups of \p WarpSize. A thread spinning at a barrier keeps
@@ -180,13 +188,14 @@ uint32_t regionCapacity();
 /// of a reduction): thread 0 in SPMD mode, the main thread in generic mode.
 bool isTeamLeader();
 
-/// Starts a thread's state for a new kernel.
-void initThreadState(ThreadState &State);
+/// Starts a thread's extras for a new team.
 void initThreadExtras(ThreadExtras &Extras);
 
 /// The calling thread's extras, made when it has none yet; or, with
 /// \p Create false, nullptr then.
 ThreadExtras *threadExtras(bool Create);
+/// threadExtras(true), but nullptr when the device is out of memory.
+ThreadExtras *tryThreadExtras();
 
 /// The threads taking part in a barrier issued by the calling thread: the
 /// innermost active region, or every thread of the block when an SPMD
@@ -216,8 +225,28 @@ inline uint32_t *criticalWord(CriticalNameTy *Name) {
 /// release) and their registers and stack.
 inline bool isSPMDMode() { return __kmpc_is_spmd_exec_mode() != 0; }
 
-inline uint32_t currentThreadNum() { return arch::threadState().ThreadNum; }
-inline uint32_t currentTeamSize() { return arch::threadState().TeamSize; }
+/// Whether \p State is in its team's level-1 region itself (not in a
+/// region nested in it).
+inline bool atTeamRegionLevel(ThreadState State) {
+  return State.Level == 1 && State.InTeamRegion;
+}
+
+/// omp_get_thread_num / omp_get_num_threads of the innermost region.
+inline uint32_t currentThreadNum() {
+  return atTeamRegionLevel(arch::threadState()) ? arch::threadIdInBlock() : 0;
+}
+inline uint32_t currentTeamSize() {
+  return atTeamRegionLevel(arch::threadState()) ? arch::teamState().WorkTeamSize
+                                                : 1;
+}
+
+/// omp_get_active_level: 1 inside the team's region (at any depth) when it
+/// has more than one thread; nested regions are serialized.
+inline uint32_t currentActiveLevel() {
+  ThreadState State = arch::threadState();
+  return State.Level >= 1 && State.InTeamRegion &&
+         arch::teamState().WorkTeamSize > 1;
+}
 
 } // namespace ompx
 

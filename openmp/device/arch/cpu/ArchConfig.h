@@ -22,6 +22,9 @@
 
 namespace ompx {
 namespace arch {
+/// Deepest parallel-region nesting a thread's state counts (a byte).
+constexpr uint32_t MaxCountedLevel = 255;
+
 /// The calling thread's device identity; null on every other thread.
 extern __thread void *CurrentDeviceThread;
 

@@ -35,6 +35,8 @@ __thread ThreadState FallbackThread;
 __thread ThreadExtras FallbackExtras;
 __thread bool FallbackThreadReady = false;
 __thread TeamState FallbackTeam;
+__thread TeamExtras FallbackTeamExtras;
+__thread bool FallbackTeamExtrasReady = false;
 
 void futexWait(uint32_t *Word, uint32_t Expected) {
   syscall(SYS_futex, Word, FUTEX_WAIT_PRIVATE, Expected, nullptr, nullptr, 0);
@@ -144,7 +146,20 @@ void arch::barrierArrive(BarrierId Id, uint32_t Count) { barrier(Id, Count); }
 
 // A group's barriers start at zero when the pool creates it, and every
 // round leaves Arrived at zero for the next team.
-void arch::initTeam() {}
+void arch::initTeam() {
+  if (DeviceThread *T = self())
+    initTeamExtras(T->MyGroup->Extras);
+}
+
+TeamExtras &arch::teamExtras() {
+  if (DeviceThread *T = self())
+    return T->MyGroup->Extras;
+  if (!FallbackTeamExtrasReady) {
+    initTeamExtras(FallbackTeamExtras);
+    FallbackTeamExtrasReady = true;
+  }
+  return FallbackTeamExtras;
+}
 
 TeamState &arch::teamState() {
   DeviceThread *T = self();
@@ -156,17 +171,26 @@ namespace {
 void readyFallbackThread() {
   if (FallbackThreadReady)
     return;
-  initThreadState(FallbackThread);
+  FallbackThread = ThreadState();
   initThreadExtras(FallbackExtras);
   FallbackThreadReady = true;
 }
 } // namespace
 
-ThreadState &arch::threadState() {
+ThreadState arch::threadState() {
   if (DeviceThread *T = self())
     return T->State;
   readyFallbackThread();
   return FallbackThread;
+}
+
+void arch::setThreadState(ThreadState State) {
+  if (DeviceThread *T = self()) {
+    T->State = State;
+    return;
+  }
+  readyFallbackThread();
+  FallbackThread = State;
 }
 
 // Every thread has an equal slice of its group's scratch memory.
@@ -179,7 +203,7 @@ char *arch::threadScratch(size_t &Size, uint16_t *&Used) {
     Size = 0xfff0;
   if (Size == 0)
     return nullptr;
-  Used = &T->State.StackUsed;
+  Used = &T->StackUsed;
   return static_cast<char *>(T->MyGroup->Scratch) + Size * T->ThreadId;
 }
 
@@ -191,6 +215,11 @@ ThreadExtras *arch::threadExtras(bool, bool &Made) {
     return &T->Extras;
   readyFallbackThread();
   return &FallbackExtras;
+}
+
+ThreadExtras *arch::existingThreadExtras() {
+  bool Made;
+  return threadExtras(/*Create=*/false, Made);
 }
 
 void arch::endThreadExtras() {}

@@ -32,6 +32,7 @@ void barrierWait(Barrier &B, uint32_t Count);
 /// Storage of one group of threads, reused by every team the group runs.
 struct Group {
   TeamState State;
+  TeamExtras Extras;
   /// arch::BlockBarrier, arch::RegionBarrier, and the one between teams.
   Barrier Barriers[3];
   char *Scratch;
@@ -46,6 +47,8 @@ struct Launch;
 struct DeviceThread {
   ThreadState State;
   ThreadExtras Extras;
+  /// Bytes of this thread's slice of its group's scratch memory in use.
+  uint16_t StackUsed;
   Group *MyGroup;
   Launch *MyLaunch;
   uint32_t ThreadId;

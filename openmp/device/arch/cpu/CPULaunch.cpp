@@ -177,11 +177,13 @@ void runJob(Worker &W, Launch &L) {
   T.NumThreads = L.NumThreads;
   T.NumTeams = L.NumTeams;
   setBareIdentity(T, L);
-  initThreadState(T.State);
+  T.StackUsed = 0;
   arch::CurrentDeviceThread = &T;
   for (uint32_t Team = GroupIndex; Team < L.NumTeams; Team += L.NumGroups) {
     T.TeamId = Team;
-    // Each team starts with the initial ICVs and no loop or taskgroup.
+    // Each team starts with the initial ICVs, outside any region, with no
+    // loop or taskgroup.
+    T.State = ThreadState();
     initThreadExtras(T.Extras);
     runBody(L);
     // The group's state is reused by its next team: nobody may start that

@@ -16,6 +16,10 @@
 
 namespace ompx {
 namespace arch {
+/// Deepest parallel-region nesting a thread's state counts: a GPU keeps
+/// the level in six bits of team-shared memory per thread (GPUArch.cpp).
+constexpr uint32_t MaxCountedLevel = 63;
+
 /// See the CPU layer: no host runtime shares a GPU's levels.
 struct HostNestingBase {
   bool InPlace;
