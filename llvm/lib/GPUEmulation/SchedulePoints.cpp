@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SpinLoopYield.h"
 #include "offload/GPUEmulation/EmulatorABI.h"
 #include "offload/GPUEmulation/HostRetarget.h"
 
@@ -64,15 +65,6 @@ bool mayBeShared(const Value *Ptr) {
     return !G->isConstant() && !G->isThreadLocal() &&
            !isPrivateOrConstant(G->getType()->getAddressSpace());
   return true;
-}
-
-bool callsYield(const BasicBlock &BB) {
-  for (const Instruction &I : BB)
-    if (auto *Call = dyn_cast<CallInst>(&I))
-      if (const Function *Callee = Call->getCalledFunction())
-        if (Callee->getName() == "__gpuemu_yield")
-          return true;
-  return false;
 }
 
 /// The blocks of \p F's spin loops (loops that yield, SpinLoopYield.cpp).

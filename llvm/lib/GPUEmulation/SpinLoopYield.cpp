@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SpinLoopYield.h"
 #include "offload/GPUEmulation/HostRetarget.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -148,6 +149,15 @@ std::vector<Instruction *> spinLooks(Function &F,
 constexpr uint32_t LooksPerYield = 256;
 
 } // namespace
+
+bool callsYield(const BasicBlock &BB) {
+  for (const Instruction &I : BB)
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (const Function *Callee = Call->getCalledFunction())
+        if (Callee->getName() == "__gpuemu_yield")
+          return true;
+  return false;
+}
 
 unsigned addSpinLoopYields(Module &M) {
   LLVMContext &Ctx = M.getContext();

@@ -35,6 +35,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SpinLoopYield.h"
 #include "offload/GPUEmulation/HostRetarget.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -55,15 +56,6 @@ using namespace llvm;
 namespace offload {
 namespace gpuemu {
 namespace {
-
-bool callsYield(const BasicBlock &BB) {
-  for (const Instruction &I : BB)
-    if (auto *Call = dyn_cast<CallInst>(&I))
-      if (const Function *Callee = Call->getCalledFunction())
-        if (Callee->getName() == "__gpuemu_yield")
-          return true;
-  return false;
-}
 
 /// \p F's loops that yield (spin loops).
 std::vector<const Loop *> spinLoops(const LoopInfo &LI) {
