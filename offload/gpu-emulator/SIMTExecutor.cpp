@@ -159,49 +159,49 @@ bool roundEnds(BlockState &Block, bool Ran, bool Moved) {
   return false;
 }
 
+/// Runs a round of \p Block: a turn for each of the \p Count threads
+/// \p ThreadAt(0), ThreadAt(1), ... that can run when its turn comes (not
+/// when the round starts). The two schedules below differ only in the
+/// threads they offer and their order. Returns whether another round is
+/// due: false once the block has failed, is done or is deadlocked.
+template <typename ThreadAtT>
+bool runRound(BlockState &Block, size_t Count, ThreadAtT ThreadAt) {
+  bool Ran = false, Moved = false;
+  for (size_t I = 0; I < Count; ++I) {
+    GPUThread &T = ThreadAt(I);
+    if (T.Wait != ThreadWait::None)
+      continue;
+    runTurn(T);
+    Ran = true;
+    Moved |= !T.Spinning;
+    if (Block.Failed)
+      return false;
+  }
+  return roundEnds(Block, Ran, Moved);
+}
+
 /// Runs the threads of \p Block until all have exited or the block fails,
 /// each round in index order.
 void scheduleBlock(BlockState &Block) {
-  for (;;) {
-    bool Ran = false, Moved = false;
-    for (GPUThread &T : Block.Threads) {
-      if (T.Wait != ThreadWait::None)
-        continue;
-      runTurn(T);
-      Ran = true;
-      Moved |= !T.Spinning;
-      if (Block.Failed)
-        return;
-    }
-    if (!roundEnds(Block, Ran, Moved))
-      return;
+  auto ThreadAt = [&](size_t I) -> GPUThread & { return Block.Threads[I]; };
+  while (runRound(Block, Block.Threads.size(), ThreadAt)) {
   }
 }
 
 /// The same, each round in a random order of the threads runnable when it
 /// starts (a thread released during the round runs in the next).
 void scheduleBlockRandomly(BlockState &Block) {
-  for (;;) {
+  auto ThreadAt = [&](size_t I) -> GPUThread & {
+    return Block.Threads[Block.Order[I]];
+  };
+  do {
     Block.Order.clear();
     for (const GPUThread &T : Block.Threads)
       if (T.Wait == ThreadWait::None)
         Block.Order.push_back(T.Index);
     for (size_t I = Block.Order.size(); I > 1; --I)
       std::swap(Block.Order[I - 1], Block.Order[Block.Random.below(I)]);
-    bool Ran = false, Moved = false;
-    for (uint32_t Index : Block.Order) {
-      GPUThread &T = Block.Threads[Index];
-      if (T.Wait != ThreadWait::None)
-        continue;
-      runTurn(T);
-      Ran = true;
-      Moved |= !T.Spinning;
-      if (Block.Failed)
-        return;
-    }
-    if (!roundEnds(Block, Ran, Moved))
-      return;
-  }
+  } while (runRound(Block, Block.Order.size(), ThreadAt));
 }
 
 Dim3 unflatten(uint64_t Linear, const Dim3 &Dims) {
