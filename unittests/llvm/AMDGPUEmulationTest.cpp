@@ -7,13 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMDGPUCodeObjectMetadata.h"
+#include "RetargetTest.h"
 #include "TestHelpers.h"
 
 #include "offload/GPUEmulation/EmulatorABI.h"
 #include "offload/GPUEmulation/HostRetarget.h"
 #include "offload/Offloading/ObjectEmitter.h"
 
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
@@ -21,65 +21,18 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include "gtest/gtest.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 using namespace llvm;
 
 namespace {
 
-constexpr const char *Header = R"(
-target datalayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128:128:48-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
-target triple = "amdgcn-amd-amdhsa"
-)";
-
-class AMDGPUEmulationTest : public ::testing::Test {
+class AMDGPUEmulationTest : public offload_test::RetargetTest {
 protected:
-  void SetUp() override { offload::initializeAllTargetsOnce(); }
-
-  std::unique_ptr<Module> parse(StringRef Body) {
-    SMDiagnostic Diag;
-    std::unique_ptr<Module> M =
-        parseAssemblyString((Twine(Header) + Body).str(), Diag, Ctx);
-    if (!M)
-      ADD_FAILURE() << Diag.getMessage().str();
-    return M;
-  }
-
-  /// Retargets \p M without the access checks (AccessChecks.cpp), whose
-  /// calls would come between the ones these tests look for;
-  /// AccessChecksTest.cpp tests them.
-  Error retarget(Module &M) {
-    setenv("GPUEMU_LINK_WITHOUT_CHECKS", "1", 1);
-    Error E =
-        offload::gpuemu::retargetToHost(M, Triple("x86_64-unknown-linux-gnu"));
-    unsetenv("GPUEMU_LINK_WITHOUT_CHECKS");
-    return E;
-  }
-
-  /// Whether \p I is the call by which a function hands over to its copy
-  /// with schedule points under a random schedule (SchedulePoints.cpp).
-  static bool isScheduleForward(const Instruction &I) {
-    auto *Call = dyn_cast<CallInst>(&I);
-    return Call && Call->getCalledFunction() &&
-           Call->getCalledFunction()->getName().ends_with(".schedule_points");
-  }
-
-  /// Names of the functions \p F calls, in order, but for the hand-over
-  /// above.
-  static std::vector<std::string> callees(Function &F) {
-    std::vector<std::string> Names;
-    for (Instruction &I : instructions(F))
-      if (auto *Call = dyn_cast<CallInst>(&I))
-        if (Function *Callee = Call->getCalledFunction();
-            Callee && !isScheduleForward(I))
-          Names.push_back(Callee->getName().str());
-    return Names;
-  }
+  AMDGPUEmulationTest() : RetargetTest(offload_test::AMDGPUHeader) {}
 
   static std::vector<uint32_t> words(const GlobalVariable &G) {
     auto *Table = cast<ConstantDataArray>(G.getInitializer());
@@ -88,8 +41,6 @@ protected:
       Words.push_back(uint32_t(Table->getElementAsInteger(I)));
     return Words;
   }
-
-  LLVMContext Ctx;
 };
 
 TEST_F(AMDGPUEmulationTest, IntrinsicsBecomeEmulatorCalls) {

@@ -6,19 +6,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RetargetTest.h"
 #include "TestHelpers.h"
 
 #include "offload/GPUEmulation/EmulatorABI.h"
 #include "offload/GPUEmulation/HostRetarget.h"
 #include "offload/Offloading/ObjectEmitter.h"
 
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include "gtest/gtest.h"
 
@@ -29,23 +28,9 @@ namespace emu = offload::gpuemu;
 
 namespace {
 
-constexpr const char *Header = R"(
-target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
-target triple = "nvptx64-nvidia-cuda"
-)";
-
-class AccessChecksTest : public ::testing::Test {
+class AccessChecksTest : public offload_test::RetargetTest {
 protected:
-  void SetUp() override { offload::initializeAllTargetsOnce(); }
-
-  std::unique_ptr<Module> parse(StringRef Body) {
-    SMDiagnostic Diag;
-    std::unique_ptr<Module> M =
-        parseAssemblyString((Twine(Header) + Body).str(), Diag, Ctx);
-    if (!M)
-      ADD_FAILURE() << Diag.getMessage().str();
-    return M;
-  }
+  AccessChecksTest() : RetargetTest(offload_test::NVPTXHeader) {}
 
   /// The calls of __gpuemu_check_access in \p F, in order.
   static std::vector<CallInst *> checks(Function &F) {
@@ -61,8 +46,6 @@ protected:
   static uint32_t kindOf(CallInst *Call) {
     return uint32_t(cast<ConstantInt>(Call->getArgOperand(2))->getZExtValue());
   }
-
-  LLVMContext Ctx;
 };
 
 // A store through a pointer argument, a team-shared load, an atomic, a

@@ -6,13 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RetargetTest.h"
 #include "TestHelpers.h"
 
 #include "offload/GPUEmulation/EmulatorABI.h"
 #include "offload/GPUEmulation/HostRetarget.h"
 #include "offload/Offloading/ObjectEmitter.h"
 
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
@@ -21,67 +21,18 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include "gtest/gtest.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 using namespace llvm;
 
 namespace {
 
-constexpr const char *Header = R"(
-target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
-target triple = "nvptx64-nvidia-cuda"
-)";
-
-class GPUEmulationTest : public ::testing::Test {
+class GPUEmulationTest : public offload_test::RetargetTest {
 protected:
-  void SetUp() override { offload::initializeAllTargetsOnce(); }
-
-  std::unique_ptr<Module> parse(StringRef Body) {
-    SMDiagnostic Diag;
-    std::unique_ptr<Module> M =
-        parseAssemblyString((Twine(Header) + Body).str(), Diag, Ctx);
-    if (!M)
-      ADD_FAILURE() << Diag.getMessage().str();
-    return M;
-  }
-
-  /// Retargets \p M without the access checks (AccessChecks.cpp), whose
-  /// calls would come between the ones these tests look for;
-  /// AccessChecksTest.cpp tests them.
-  Error retarget(Module &M) {
-    setenv("GPUEMU_LINK_WITHOUT_CHECKS", "1", 1);
-    Error E =
-        offload::gpuemu::retargetToHost(M, Triple("x86_64-unknown-linux-gnu"));
-    unsetenv("GPUEMU_LINK_WITHOUT_CHECKS");
-    return E;
-  }
-
-  /// Whether \p I is the call by which a function hands over to its copy
-  /// with schedule points under a random schedule (SchedulePoints.cpp).
-  static bool isScheduleForward(const Instruction &I) {
-    auto *Call = dyn_cast<CallInst>(&I);
-    return Call && Call->getCalledFunction() &&
-           Call->getCalledFunction()->getName().ends_with(".schedule_points");
-  }
-
-  /// Names of the functions \p F calls, in order, but for the hand-over
-  /// above.
-  static std::vector<std::string> callees(Function &F) {
-    std::vector<std::string> Names;
-    for (Instruction &I : instructions(F))
-      if (auto *Call = dyn_cast<CallInst>(&I))
-        if (Function *Callee = Call->getCalledFunction();
-            Callee && !isScheduleForward(I))
-          Names.push_back(Callee->getName().str());
-    return Names;
-  }
-
-  LLVMContext Ctx;
+  GPUEmulationTest() : RetargetTest(offload_test::NVPTXHeader) {}
 };
 
 TEST_F(GPUEmulationTest, IntrinsicsBecomeEmulatorCalls) {
