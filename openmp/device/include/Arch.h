@@ -87,8 +87,9 @@ void initTeam();
 /// The calling team's runtime state (team-shared memory on a GPU).
 TeamState &teamState();
 /// The calling thread's own state, by value: GPUs pack it into a byte
-/// of team-shared memory. It starts as ThreadState() in every team (GPUs:
-/// initTeam; the CPU device: its launch).
+/// of team-shared memory. initThreadState makes it ThreadState(): every
+/// thread calls it first thing in __kmpc_target_init.
+void initThreadState();
 ThreadState threadState();
 void setThreadState(ThreadState State);
 /// The calling thread's ThreadExtras (State.h). Where they are made on

@@ -73,6 +73,7 @@ extern "C" OMPX_HOT int32_t __kmpc_target_init(
   OMPX_ASSERT(Tid < BlockSize && arch::blockId() < arch::numBlocks(),
               "thread or block id outside the launch's grid");
 
+  arch::initThreadState();
   if (Tid == 0) {
     arch::initTeam();
     GenericLayout Layout = genericLayout(BlockSize, arch::warpSize());

@@ -184,6 +184,8 @@ ThreadState arch::threadState() {
   return FallbackThread;
 }
 
+void arch::initThreadState() { setThreadState(ThreadState()); }
+
 void arch::setThreadState(ThreadState State) {
   if (DeviceThread *T = self()) {
     T->State = State;

@@ -181,9 +181,7 @@ void runJob(Worker &W, Launch &L) {
   arch::CurrentDeviceThread = &T;
   for (uint32_t Team = GroupIndex; Team < L.NumTeams; Team += L.NumGroups) {
     T.TeamId = Team;
-    // Each team starts with the initial ICVs, outside any region, with no
-    // loop or taskgroup.
-    T.State = ThreadState();
+    // Each team starts with the initial ICVs and no loop or taskgroup.
     initThreadExtras(T.Extras);
     runBody(L);
     // The group's state is reused by its next team: nobody may start that
