@@ -181,7 +181,10 @@ void runJob(Worker &W, Launch &L) {
   arch::CurrentDeviceThread = &T;
   for (uint32_t Team = GroupIndex; Team < L.NumTeams; Team += L.NumGroups) {
     T.TeamId = Team;
-    // Each team starts with the initial ICVs and no loop or taskgroup.
+    // Each team starts outside any region (kernels that skip
+    // __kmpc_target_init included: ompx_bare), with the initial ICVs and no
+    // loop or taskgroup.
+    T.State = ThreadState();
     initThreadExtras(T.Extras);
     runBody(L);
     // The group's state is reused by its next team: nobody may start that
