@@ -69,10 +69,11 @@ struct GPUThread {
   /// Its last run ended in a yield: it is spinning, not on its way to a
   /// point where its warp converges.
   bool Spinning = false;
-  /// When it last yielded or arrived in activemask (BlockState::Events):
-  /// tells whether a spinning lane has looked again since a lane of its
-  /// warp arrived in activemask.
+  /// When it last yielded or arrived in activemask (BlockState::Events),
+  /// and its event before that: tell whether a spinning lane has looked
+  /// again since a lane of its warp arrived in activemask.
   uint64_t LastEvent = 0;
+  uint64_t PreviousEvent = 0;
   /// It waits in activemask for an AMD wavefront operation (Op) over the
   /// lanes that arrive with it, which their release completes at once.
   bool WaveOpPending = false;

@@ -110,8 +110,10 @@ __attribute__((visibility("default"))) void *__gpuemu_shared_base() {
 }
 
 __attribute__((visibility("default"))) void __gpuemu_yield() {
-  CurrentThread->Spinning = true;
-  CurrentThread->LastEvent = ++CurrentBlock->Events;
+  GPUThread &Self = *CurrentThread;
+  Self.Spinning = true;
+  Self.PreviousEvent = Self.LastEvent;
+  Self.LastEvent = ++CurrentBlock->Events;
   switchToScheduler();
 }
 

@@ -134,11 +134,16 @@ void fail(BlockState &Block, std::string Message) {
 /// another round is due; otherwise the block is done, or deadlocked
 /// (recorded as its failure).
 bool roundEnds(BlockState &Block, bool Ran, bool Moved) {
-  bool Released = releaseActiveMaskWaiters(Block);
-  if (Block.RejoinWaiters) {
-    // After the activemask waiters: lanes released there may be on their
-    // way into a region, which a rejoin must wait for.
-    if (releaseRejoinWaiters(Block) || Released || Moved) {
+  // Rejoins first: a lane released there is on its way, and the activemask
+  // of its wavefront's other lanes (a wavefront operation past the branch
+  // they skipped, where the GPU runs them together again) waits for it.
+  // A lane released from activemask that is on its way into a region still
+  // holds that region's rejoin: a rejoin waits while any lane of its
+  // wavefront is runnable and not spinning.
+  bool Rejoined = Block.RejoinWaiters && releaseRejoinWaiters(Block);
+  bool Released = releaseActiveMaskWaiters(Block) || Rejoined;
+  if (Block.RejoinWaiters || Rejoined) {
+    if (Released || Moved) {
       Block.SpinOnlyRounds = 0;
       return true;
     }

@@ -288,14 +288,21 @@ bool releaseActiveMaskWaiters(BlockState &Block) {
       if (T.Wait == ThreadWait::None && !T.Spinning)
         Settled = false;
       if (T.Wait == ThreadWait::None && T.Spinning)
-        EarliestSpin = std::min(EarliestSpin, T.LastEvent);
+        EarliestSpin = std::min(EarliestSpin, T.PreviousEvent);
     }
-    // A spinning lane whose last look came before a lane arrived here may
-    // find its wait over at its next look (the arriving lane, or one after
-    // it in the round, ended it: a software barrier's last arrival) and
-    // come here too; on an AMD GPU its wavefront reconverges before going
-    // on. Give it that look: only lanes that still spin after every
-    // arrival are left out, as lanes diverged into a wait.
+    // A spinning lane whose look came before a lane arrived here may find
+    // its wait over at its next look (the arriving lane, or one after it in
+    // the round, ended it: a software barrier's last arrival) and come here
+    // too; on an AMD GPU its wavefront reconverges before going on. Give it
+    // two: only lanes that have yielded twice since the last arrival are
+    // left out, as lanes diverged into a wait. One turn is not enough: the
+    // image yields every so many looks of all the block's threads together
+    // (SpinLoopYield.cpp), so a turn may end after a few looks of its own,
+    // and a lane on its way through a branch its wavefront's other lanes
+    // skipped (the device heap's compare-and-swap loops when one thread
+    // frees memory) was left out of the parallel reduction its wavefront
+    // waited in, where its lanes reconverge on the GPU: the lane then
+    // combined its value with itself at each step of the reduction.
     if (EarliestSpin < LatestArrival)
       Settled = false;
     if (!Waiting || !Settled)

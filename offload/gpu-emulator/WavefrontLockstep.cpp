@@ -17,10 +17,12 @@
 // for a store that a waiting lane would make after the rejoin keeps both
 // there for good, as on the GPU: the scheduler reports a deadlock.
 //
-// Only under GPUEMU_WAVEFRONT_LOCKSTEP=1: lanes held at a rejoin miss the
-// EXEC mask of wavefront operations that their wavefront's other lanes
-// (which took no marked branch) reach meanwhile, where the GPU would run
-// them with those lanes; the device runtime's task reductions go wrong so.
+// Only under GPUEMU_WAVEFRONT_LOCKSTEP=1. A lane held at a rejoin that no
+// lane is still inside is on its way: each round's end releases it before
+// it forms the EXEC masks of wavefront operations (SIMTExecutor.cpp), so
+// that the wavefront's other lanes, which took no marked branch (the spin
+// loops were in a function that an unmarked branch calls), wait for it
+// there as on the GPU.
 //
 //===----------------------------------------------------------------------===//
 

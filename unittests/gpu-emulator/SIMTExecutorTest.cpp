@@ -158,6 +158,33 @@ TEST(SIMTExecutor, SpinningLanesReachActiveMaskWithTheirReleaser) {
   EXPECT_EQ(Out[31], 0x80000000u);
 }
 
+// Lane 63 alone takes a branch in which its turn ends in a yield (the
+// image yields every so many looks of all the block's threads together, so
+// a turn through a few compare-and-swap loops may end there) after the
+// other lanes have reached the ballot past the branch. It is on its way,
+// not waiting for them: the ballot waits for it, as the wavefront runs the
+// ballot with every lane on the GPU. Left out, it ran a ballot of its own
+// (the device runtime's parallel reductions after a task reduction lost
+// lanes so and combined a lane's value with itself).
+void yieldOnTheWayKernel(void **Params) {
+  auto *Out = *static_cast<uint64_t **>(Params[0]);
+  uint32_t Lane = reg(SReg::LaneId);
+  if (Lane == 63)
+    __gpuemu_yield();
+  Out[Lane] = __gpuemu_wave_ballot(1);
+}
+
+TEST(SIMTExecutor, LaneThatYieldsOnItsWayJoinsTheExecMask) {
+  std::vector<uint64_t> Out(64);
+  uint64_t *Ptr = Out.data();
+  void *Params[] = {&Ptr};
+  LaunchResult R =
+      launch(yieldOnTheWayKernel, Params, {1, 1, 1}, {64, 1, 1}, 0, 64);
+  ASSERT_EQ(R.Code, 0) << R.Message;
+  for (uint32_t L = 0; L < 64; ++L)
+    EXPECT_EQ(Out[L], ~0ull) << L;
+}
+
 // On a 64-lane AMD wavefront, ballots and ds_bpermute run over the lanes
 // that reach them together (the EXEC mask): all 64, then the 40 lanes that
 // took a branch (the others have exited).
