@@ -326,10 +326,8 @@ ThreadExtras *arch::existingThreadExtras() {
   return Block->Threads[gpu::threadId()];
 }
 
-ThreadExtras *arch::threadExtras(bool Create, bool &Made) {
+ThreadExtras *arch::threadExtras(bool &Made) {
   Made = false;
-  if (!Create)
-    return existingThreadExtras();
   TeamHeapBlock *Block = teamHeapBlock();
   if (!Block)
     return nullptr;

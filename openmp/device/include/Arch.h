@@ -93,11 +93,11 @@ void initThreadState();
 ThreadState threadState();
 void setThreadState(ThreadState State);
 /// The calling thread's ThreadExtras (State.h). Where they are made on
-/// demand (GPUs), \p Create makes them when missing, and \p Made says so
-/// (the caller initializes them); without \p Create a missing one is
-/// nullptr, and so is one the device has no memory for. Where every thread has
-/// them (the CPU device), the launch starts them afresh for each team.
-ThreadExtras *threadExtras(bool Create, bool &Made);
+/// demand (GPUs), this makes them when missing, and \p Made says so (the
+/// caller initializes them); nullptr when the device has no memory for
+/// them. Where every thread has them (the CPU device), the launch starts
+/// them afresh for each team.
+ThreadExtras *threadExtras(bool &Made);
 /// The calling thread's ThreadExtras when it has them, else nullptr:
 /// threadExtras without the making, for the paths every kernel takes.
 ThreadExtras *existingThreadExtras();

@@ -41,21 +41,16 @@ uint32_t ompx::currentLevel(ThreadState State) {
   return Level;
 }
 
-ThreadExtras *ompx::tryThreadExtras() {
-  bool Made = false;
-  ThreadExtras *Extras = arch::threadExtras(/*Create=*/true, Made);
-  if (Made)
-    initThreadExtras(*Extras);
-  return Extras;
-}
-
 ThreadExtras *ompx::threadExtras(bool Create) {
   if (!Create)
     return arch::existingThreadExtras();
-  ThreadExtras *Extras = tryThreadExtras();
+  bool Made = false;
+  ThreadExtras *Extras = arch::threadExtras(Made);
   if (!Extras)
     arch::fatal("out of device memory for the runtime's per-thread state "
                 "(LIBOMPTARGET_HEAP_SIZE)");
+  if (Made)
+    initThreadExtras(*Extras);
   return Extras;
 }
 

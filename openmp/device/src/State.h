@@ -194,8 +194,6 @@ void initThreadExtras(ThreadExtras &Extras);
 /// The calling thread's extras, made when it has none yet; or, with
 /// \p Create false, nullptr then.
 ThreadExtras *threadExtras(bool Create);
-/// threadExtras(true), but nullptr when the device is out of memory.
-ThreadExtras *tryThreadExtras();
 
 /// The threads taking part in a barrier issued by the calling thread: the
 /// innermost active region, or every thread of the block when an SPMD

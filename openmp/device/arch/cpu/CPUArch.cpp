@@ -211,7 +211,7 @@ char *arch::threadScratch(size_t &Size, uint16_t *&Used) {
 
 // Host threads have memory to spare: every one has its extras for the
 // whole kernel, started afresh for each team (CPULaunch.cpp).
-ThreadExtras *arch::threadExtras(bool, bool &Made) {
+ThreadExtras *arch::threadExtras(bool &Made) {
   Made = false;
   if (DeviceThread *T = self())
     return &T->Extras;
@@ -221,7 +221,7 @@ ThreadExtras *arch::threadExtras(bool, bool &Made) {
 
 ThreadExtras *arch::existingThreadExtras() {
   bool Made;
-  return threadExtras(/*Create=*/false, Made);
+  return threadExtras(Made);
 }
 
 void arch::endThreadExtras() {}
