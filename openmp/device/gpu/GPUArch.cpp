@@ -71,16 +71,18 @@ namespace ompx {
 namespace gpu {
 
 /// A barrier in team-shared memory, for thread counts the hardware cannot
-/// express. Arrived is 0 between rounds; Generation changes when a round
-/// completes. Any starting Generation would do for the barrier itself, but
-/// team-shared memory starts undefined, and link-time OpenMPOpt (its
-/// Attributor) takes a spin loop comparing two reads of an undefined value
-/// as never looping and deletes it: arch::initTeam writes both fields
-/// when the kernel starts.
-struct SoftwareBarrier {
-  uint32_t Arrived;
-  uint32_t Generation;
-};
+/// express, in one word (every byte of team memory costs every kernel): the
+/// low ArrivedBits count the threads that arrived in this round, the rest
+/// is the round's generation, which changes when the round completes. Any
+/// starting generation would do for the barrier itself, but team-shared
+/// memory starts undefined, and link-time OpenMPOpt (its Attributor) takes
+/// a spin loop comparing two reads of an undefined value as never looping
+/// and deletes it: arch::initTeam zeroes the word when the kernel starts.
+using SoftwareBarrier = uint32_t;
+constexpr uint32_t ArrivedBits = 16;
+constexpr uint32_t ArrivedMask = (1u << ArrivedBits) - 1;
+static_assert(MaxThreadsPerBlock <= ArrivedMask,
+              "a software barrier counts up to ArrivedMask threads");
 /// What a team makes in the device heap when a thread first needs it
 /// (arch::teamExtras, arch::threadExtras): the team's extras and one
 /// pointer per thread of the block to its ThreadExtras, nullptr until that
@@ -105,6 +107,7 @@ using TeamHeapBlockPtr = TeamHeapBlock *;
 #define OMPX_TEAM_MEMORY [[clang::loader_uninitialized]]
 #endif
 OMPX_TEAM_MEMORY OMPX_SHARED TeamState SharedTeam;
+OMPX_TEAM_MEMORY OMPX_SHARED GenericWork SharedGenericWork;
 /// Every thread's ThreadState in a byte of its own, which only that thread
 /// reads and writes, with plain accesses: a byte store leaves its
 /// neighbours in the word alone on every GPU. (Four bits per thread would
@@ -119,7 +122,9 @@ OMPX_TEAM_MEMORY OMPX_SHARED SoftwareBarrier SharedBarriers[2];
 /// The team's heap block, made by the first thread that needs extras;
 /// nullptr until then.
 OMPX_TEAM_MEMORY OMPX_SHARED TeamHeapBlockPtr SharedHeapBlock;
-/// Threads that called __kmpc_target_deinit.
+/// Threads that called __kmpc_target_deinit. (Not in TeamState: link-time
+/// GlobalOpt splits a team-shared struct into its fields, and drops those
+/// a kernel does not use, only when no field is updated atomically.)
 OMPX_TEAM_MEMORY OMPX_SHARED uint32_t SharedThreadsDone;
 #undef OMPX_TEAM_MEMORY
 
@@ -138,21 +143,22 @@ template <typename T> T *generic(OMPX_SHARED T *Ptr) { return (T *)Ptr; }
 /// allocation ends; an external array of unknown size names that point.
 extern "C" alignas(16) OMPX_SHARED char __ompx_dynamic_shared[];
 
-/// Arrives at \p B and returns the generation the round started in.
+/// Arrives at \p B and returns the generation of the round it arrived in.
 uint32_t softwareBarrierArrive(SoftwareBarrier *B, uint32_t Count) {
-  uint32_t Generation = atomic::load(&B->Generation);
-  if (atomic::add(&B->Arrived, 1u) == Count - 1) {
-    // Last to arrive: reset, then release. No loop on this path, so lanes
-    // of one AMD wavefront reconverge before anyone spins below.
-    atomic::store(&B->Arrived, 0u);
-    atomic::store(&B->Generation, Generation + 1);
-  }
+  uint32_t Before = atomic::add(B, 1u);
+  uint32_t Generation = Before >> ArrivedBits;
+  // Last to arrive: no arrivals and the next generation in one store (no
+  // thread arrives for the next round before it sees that generation). No
+  // loop on this path, so lanes of one AMD wavefront reconverge before
+  // anyone spins below.
+  if ((Before & ArrivedMask) == Count - 1)
+    atomic::store(B, (Generation + 1) << ArrivedBits);
   return Generation;
 }
 
 void softwareBarrier(SoftwareBarrier *B, uint32_t Count) {
   uint32_t Generation = softwareBarrierArrive(B, Count);
-  while (atomic::load(&B->Generation) == Generation)
+  while ((atomic::load(B) >> ArrivedBits) == Generation)
     gpu::pause();
   gpu::fenceBlock();
 }
@@ -236,17 +242,17 @@ void arch::barrierArrive(BarrierId Id, uint32_t Count) {
 // written: link-time OpenMPOpt folds loads of never-written team-shared
 // memory (State.h).
 void arch::initTeam() {
-  for (uint32_t Id = 0; Id < 2; ++Id) {
-    SoftwareBarrier *B = generic(&SharedBarriers[Id]);
-    atomic::store(&B->Arrived, 0u);
-    atomic::store(&B->Generation, 0u);
-  }
+  for (uint32_t Id = 0; Id < 2; ++Id)
+    atomic::store(generic(&SharedBarriers[Id]), 0u);
   atomic::store(generic(&SharedScratchUsed), uint16_t(0));
   atomic::store(generic(&SharedHeapBlock), (TeamHeapBlock *)nullptr);
   atomic::store(generic(&SharedThreadsDone), 0u);
 }
 
 OMPX_HOT TeamState &arch::teamState() { return *generic(&SharedTeam); }
+OMPX_HOT GenericWork &arch::genericWork() {
+  return *generic(&SharedGenericWork);
+}
 
 // The plugins cap every launch at MaxThreadsPerBlock, so the bound is a
 // debug check: a message and trap on every query would put a printf call,

@@ -29,6 +29,7 @@
 namespace ompx {
 
 struct TeamState;
+struct GenericWork;
 struct ThreadState;
 struct ThreadExtras;
 struct TeamExtras;
@@ -84,8 +85,11 @@ void barrierArrive(BarrierId Id, uint32_t Count);
 /// kernel's first barrier, when no thread can be waiting at one.
 void initTeam();
 
-/// The calling team's runtime state (team-shared memory on a GPU).
+/// The calling team's runtime state (team-shared memory on a GPU), and
+/// what a generic-mode main thread hands its workers (apart, so that only
+/// generic kernels name it).
 TeamState &teamState();
+GenericWork &genericWork();
 /// The calling thread's own state, by value: GPUs pack it into a byte
 /// of team-shared memory. initThreadState makes it ThreadState(): every
 /// thread calls it first thing in __kmpc_target_init.

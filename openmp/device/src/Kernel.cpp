@@ -45,8 +45,8 @@ bool isSPMDMode(const KernelEnvironmentTy *Env) {
 
 /// The worker side of the generic-mode state machine: wait for a region,
 /// run it when selected, report back, until the kernel is done.
-void runWorkerLoop(TeamState &Team) {
-  uint32_t Participants = Team.StateMachineThreads;
+void runWorkerLoop(TeamState &Team, uint32_t Participants) {
+  GenericWork &Work = arch::genericWork();
   uint32_t Tid = arch::threadIdInBlock();
   for (;;) {
     // Wait for the main thread to publish work (or the end of the kernel).
@@ -55,7 +55,7 @@ void runWorkerLoop(TeamState &Team) {
       return;
     // Region members are threads 0..WorkTeamSize-1, numbered by their id.
     if (Tid < Team.WorkTeamSize)
-      runRegionAsMember(Team.WorkFn, Team.WorkArgs, Team.WorkNumArgs, Tid);
+      runRegionAsMember(Work.Fn, Work.Args, Work.NumArgs, Tid);
     // Tell the main thread this region is finished.
     arch::barrier(arch::BlockBarrier, Participants);
   }
@@ -76,31 +76,28 @@ extern "C" OMPX_HOT int32_t __kmpc_target_init(
   arch::initThreadState();
   if (Tid == 0) {
     arch::initTeam();
-    GenericLayout Layout = genericLayout(BlockSize, arch::warpSize());
     Team.LaunchEnv = LaunchEnv;
     Team.IsSPMD = SPMD;
-    Team.MainThreadId = Layout.MainThreadId;
-    Team.RegionCapacity = Layout.RegionCapacity;
-    Team.StateMachineThreads = Layout.StateMachineThreads;
-    Team.WorkFn = nullptr;
-    Team.WorkWrapper = nullptr;
-    Team.WorkArgs = nullptr;
-    Team.WorkNumArgs = 0;
     Team.WorkTeamSize = 0;
     Team.KernelDone = 0;
-    Team.SharedVars = nullptr;
-    // Read only after thread 0 of a region wrote it, but link-time OpenMPOpt
-    // folds a load of never-written (undefined) team-shared memory: without
-    // this store a reduction(task, ...) crashed at -O2.
-    Team.TaskModifierReduction[0] = Team.TaskModifierReduction[1] = nullptr;
     Team.WorkSerial = 0;
+    // Only a generic kernel names its GenericWork (the constant kernel
+    // environment folds the test), so an SPMD kernel has none.
+    if (!SPMD) {
+      GenericWork &Work = arch::genericWork();
+      Work.Fn = nullptr;
+      Work.Wrapper = nullptr;
+      Work.Args = nullptr;
+      Work.NumArgs = 0;
+    }
   }
   // Nobody looks at the team state before thread 0 has set it up.
   arch::barrier(arch::BlockBarrier, BlockSize);
 
   if (SPMD)
     return -1;
-  GenericRole Role = genericRole(Team, Tid);
+  GenericLayout Layout = genericLayout(BlockSize, arch::warpSize());
+  GenericRole Role = genericRole(Layout, Tid);
   if (Role == GenericRole::Main)
     return -1;
   // Idle threads return a thread id, which ends the kernel for them (the
@@ -110,7 +107,7 @@ extern "C" OMPX_HOT int32_t __kmpc_target_init(
   if (Role == GenericRole::Idle ||
       !KernelEnv->Configuration.UseGenericStateMachine)
     return int32_t(Tid);
-  runWorkerLoop(Team);
+  runWorkerLoop(Team, Layout.StateMachineThreads);
   return int32_t(Tid);
 }
 
@@ -122,13 +119,14 @@ extern "C" OMPX_HOT void __kmpc_target_deinit() {
     arch::endThreadExtras();
     return;
   }
-  if (arch::threadIdInBlock() != Team.MainThreadId)
+  GenericLayout Layout = teamLayout();
+  if (arch::threadIdInBlock() != Layout.MainThreadId)
     return;
   arch::endThreadExtras();
   // The main thread of a generic kernel releases the waiting workers, if
   // any are left (Arch.h, barrierArrive).
   atomic::store(&Team.KernelDone, 1u);
-  arch::barrierArrive(arch::BlockBarrier, Team.StateMachineThreads);
+  arch::barrierArrive(arch::BlockBarrier, Layout.StateMachineThreads);
 }
 
 extern "C" int8_t __kmpc_is_spmd_exec_mode() {
@@ -136,8 +134,7 @@ extern "C" int8_t __kmpc_is_spmd_exec_mode() {
 }
 
 extern "C" int8_t __kmpc_is_generic_main_thread(int32_t Tid) {
-  TeamState &Team = arch::teamState();
-  return !isSPMDMode() && uint32_t(Tid) == Team.MainThreadId;
+  return !isSPMDMode() && uint32_t(Tid) == teamLayout().MainThreadId;
 }
 
 extern "C" uint32_t __kmpc_get_hardware_thread_id_in_block() {

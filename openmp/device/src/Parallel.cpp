@@ -177,23 +177,25 @@ extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
   for (int64_t I = 0; I < NumArgs; ++I)
     SharedArgs[I] = Args[I];
 
-  Team.WorkFn = Fn;
-  Team.WorkWrapper = WrapperFn;
-  Team.WorkArgs = SharedArgs;
-  Team.WorkNumArgs = uint64_t(NumArgs);
+  GenericWork &Work = arch::genericWork();
+  Work.Fn = Fn;
+  Work.Wrapper = WrapperFn;
+  Work.Args = SharedArgs;
+  Work.NumArgs = uint64_t(NumArgs);
   Team.WorkTeamSize = Size;
   ++Team.WorkSerial;
-  Team.SharedVars = SharedArgs;
-  uint32_t Participants = Team.StateMachineThreads;
+  GenericLayout Layout = teamLayout();
+  uint32_t Participants = Layout.StateMachineThreads;
   arch::barrier(arch::BlockBarrier, Participants); // workers start
   // Where threads progress independently the main thread is thread 0 and
   // runs the region with the workers; otherwise it only waits.
-  uint32_t MainTid = Team.MainThreadId;
+  uint32_t MainTid = Layout.MainThreadId;
   if (MainTid < Size)
     runRegionAsMember(Fn, SharedArgs, uint64_t(NumArgs), MainTid);
   arch::barrier(arch::BlockBarrier, Participants); // workers are done
-  Team.WorkFn = nullptr;
-  Team.WorkWrapper = nullptr;
+  Work.Fn = nullptr;
+  Work.Wrapper = nullptr;
+  Work.Args = nullptr;
   Team.WorkTeamSize = 0;
   if (SharedArgs)
     __kmpc_free_shared(SharedArgs, uint64_t(NumArgs) * sizeof(void *));
@@ -217,14 +219,15 @@ extern "C" bool __kmpc_kernel_parallel(void **WorkFn) {
     return false;
   }
   uint32_t Tid = arch::threadIdInBlock();
-  if (genericRole(Team, Tid) == GenericRole::Idle) {
+  if (genericRole(teamLayout(), Tid) == GenericRole::Idle) {
     // Not a worker (it shares the main thread's warp): a null work
     // function tells the compiler's state machine to end the kernel.
     *WorkFn = nullptr;
     return false;
   }
-  *WorkFn = Team.WorkWrapper;
-  if (!Team.WorkWrapper || Tid >= Team.WorkTeamSize)
+  void *Wrapper = arch::genericWork().Wrapper;
+  *WorkFn = Wrapper;
+  if (!Wrapper || Tid >= Team.WorkTeamSize)
     return false;
   enterLevel1Region();
   return true;
@@ -238,21 +241,21 @@ extern "C" void __kmpc_kernel_end_parallel() {
 }
 
 extern "C" void __kmpc_begin_sharing_variables(void ***Vars, uint64_t NumVars) {
-  TeamState &Team = arch::teamState();
-  Team.SharedVars = static_cast<void **>(
+  GenericWork &Work = arch::genericWork();
+  Work.Args = static_cast<void **>(
       __kmpc_alloc_shared(NumVars ? NumVars * sizeof(void *) : 1));
-  *Vars = Team.SharedVars;
+  *Vars = Work.Args;
 }
 
 extern "C" void __kmpc_end_sharing_variables() {
-  TeamState &Team = arch::teamState();
+  GenericWork &Work = arch::genericWork();
   // The size is only needed to pop the stack, which frees by address.
-  __kmpc_free_shared(Team.SharedVars, 0);
-  Team.SharedVars = nullptr;
+  __kmpc_free_shared(Work.Args, 0);
+  Work.Args = nullptr;
 }
 
 extern "C" void __kmpc_get_shared_variables(void ***Vars) {
-  *Vars = arch::teamState().SharedVars;
+  *Vars = arch::genericWork().Args;
 }
 
 extern "C" void __kmpc_serialized_parallel(IdentTy *Loc, int32_t Gtid) {

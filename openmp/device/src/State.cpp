@@ -31,6 +31,7 @@ void ompx::initTeamExtras(TeamExtras &Extras) {
     Buffer.Finished = 0;
     Buffer.Participants = 0;
   }
+  Extras.TaskModifierReduction[0] = Extras.TaskModifierReduction[1] = nullptr;
 }
 
 uint32_t ompx::currentLevel(ThreadState State) {
@@ -62,22 +63,21 @@ GenericLayout ompx::genericLayout(uint32_t BlockSize, uint32_t WarpSize) {
   return {Main, Workers, Workers + 1};
 }
 
-GenericRole ompx::genericRole(const TeamState &Team, uint32_t Tid) {
-  if (Tid == Team.MainThreadId)
+GenericRole ompx::genericRole(const GenericLayout &Layout, uint32_t Tid) {
+  if (Tid == Layout.MainThreadId)
     return GenericRole::Main;
-  return Tid < Team.RegionCapacity ? GenericRole::Worker : GenericRole::Idle;
+  return Tid < Layout.RegionCapacity ? GenericRole::Worker : GenericRole::Idle;
 }
 
 uint32_t ompx::regionCapacity() {
-  TeamState &Team = arch::teamState();
   uint32_t Capacity =
-      isSPMDMode() ? arch::numThreadsInBlock() : Team.RegionCapacity;
+      isSPMDMode() ? arch::numThreadsInBlock() : teamLayout().RegionCapacity;
   return Capacity ? Capacity : 1;
 }
 
 bool ompx::isTeamLeader() {
-  TeamState &Team = arch::teamState();
-  return arch::threadIdInBlock() == (isSPMDMode() ? 0 : Team.MainThreadId);
+  return arch::threadIdInBlock() ==
+         (isSPMDMode() ? 0 : teamLayout().MainThreadId);
 }
 
 uint32_t ompx::barrierParticipants() {

@@ -40,42 +40,42 @@ struct DispatchBuffer {
 
 struct TaskReduction;
 
-/// Every field is written by thread 0 in __kmpc_target_init, even those read
-/// only after another write: link-time OpenMPOpt folds a load of team-shared
-/// memory that no store reaches from the kernel's start (the memory starts
+/// What every kernel's team keeps in team-shared memory. Every field is
+/// written by thread 0 in __kmpc_target_init, even those read only after
+/// another write: link-time OpenMPOpt folds a load of team-shared memory
+/// that no store reaches from the kernel's start (the memory starts
 /// undefined), which deleted the software barrier's spin loop once and
-/// broke reduction(task, ...) another time.
+/// broke reduction(task, ...) another time. Only what SPMD kernels use too
+/// is here (GenericWork has the rest): in the default NVPTX flow every
+/// field a kernel's code names counts in its static shared memory.
 struct TeamState {
   KernelLaunchEnvironmentTy *LaunchEnv;
-  /// ExecModeSPMD or ExecModeGeneric for this launch.
-  uint8_t IsSPMD;
-  /// Generic mode: who does what (see GenericLayout).
-  uint32_t MainThreadId;
-  uint32_t RegionCapacity;
-  uint32_t StateMachineThreads;
-
-  /// Generic mode: the parallel region the main thread hands to the workers.
-  void *WorkFn;
-  /// The region's wrapper, for a compiler-generated state machine.
-  void *WorkWrapper;
-  void **WorkArgs;
-  uint64_t WorkNumArgs;
   /// Both modes: the team's level-1 region, current or last: its number of
   /// threads and its serial number (which names its dynamic loops). Written
   /// by the thread that starts the region before the barrier that opens it,
   /// read by its members only.
   uint32_t WorkTeamSize;
   uint32_t WorkSerial;
-  /// Set by the main thread in __kmpc_target_deinit: workers leave.
+  /// Generic mode: set by the main thread in __kmpc_target_deinit: workers
+  /// leave.
   uint32_t KernelDone;
+  /// ExecModeSPMD or ExecModeGeneric for this launch.
+  uint8_t IsSPMD;
+};
 
-  /// Arguments published with __kmpc_begin_sharing_variables.
-  void **SharedVars;
-
-  /// A `reduction(task, ...)` being set up: thread 0's reduction, which
-  /// the other threads of the region copy (TaskReduction.cpp). One for
-  /// parallel constructs and one for worksharing ones, which may nest.
-  TaskReduction *TaskModifierReduction[2];
+/// Generic mode: the parallel region the main thread hands to its workers.
+/// Kept apart from TeamState because only generic kernels name it, so that
+/// SPMD kernels do not pay for it in team-shared memory. Set before each
+/// region; thread 0 zeroes it in __kmpc_target_init of a generic kernel.
+struct GenericWork {
+  void *Fn;
+  /// The region's wrapper, for a compiler-generated state machine.
+  void *Wrapper;
+  /// The region's arguments, in team memory; also the array of
+  /// __kmpc_begin_sharing_variables, which __kmpc_get_shared_variables
+  /// returns (the wrapper's way to them).
+  void **Args;
+  uint64_t NumArgs;
 };
 
 /// What a team needs only for some constructs (dynamically scheduled
@@ -84,6 +84,10 @@ struct TeamState {
 /// kernel pays for in occupancy, holds only what every kernel uses.
 struct TeamExtras {
   DispatchBuffer Dispatch[NumDispatchBuffers];
+  /// A `reduction(task, ...)` being set up: thread 0's reduction, which
+  /// the other threads of the region copy (TaskReduction.cpp). One for
+  /// parallel constructs and one for worksharing ones, which may nest.
+  TaskReduction *TaskModifierReduction[2];
 };
 void initTeamExtras(TeamExtras &Extras);
 
@@ -177,8 +181,15 @@ struct GenericLayout {
 };
 GenericLayout genericLayout(uint32_t BlockSize, uint32_t WarpSize);
 
+/// The calling team's layout: computed, not stored, since team-shared
+/// memory costs every kernel occupancy and the arithmetic is a few
+/// instructions.
+inline GenericLayout teamLayout() {
+  return genericLayout(arch::numThreadsInBlock(), arch::warpSize());
+}
+
 enum class GenericRole { Main, Worker, Idle };
-GenericRole genericRole(const TeamState &Team, uint32_t Tid);
+GenericRole genericRole(const GenericLayout &Layout, uint32_t Tid);
 
 /// Threads a level-1 parallel region of the calling team may use (at
 /// least 1).

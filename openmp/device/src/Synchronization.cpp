@@ -29,7 +29,6 @@ void __kmpc_barrier_simple_spmd(IdentTy *, int32_t) {
 }
 
 void __kmpc_barrier_simple_generic(IdentTy *, int32_t) {
-  TeamState &Team = arch::teamState();
   if (isSPMDMode()) {
     arch::barrier(arch::BlockBarrier, arch::numThreadsInBlock());
     return;
@@ -37,9 +36,10 @@ void __kmpc_barrier_simple_generic(IdentTy *, int32_t) {
   // The main thread and its workers; an idle thread (one that entered the
   // compiler's state machine) does not take part and is sent away by
   // __kmpc_kernel_parallel.
-  if (genericRole(Team, arch::threadIdInBlock()) == GenericRole::Idle)
+  GenericLayout Layout = teamLayout();
+  if (genericRole(Layout, arch::threadIdInBlock()) == GenericRole::Idle)
     return;
-  arch::barrier(arch::BlockBarrier, Team.StateMachineThreads);
+  arch::barrier(arch::BlockBarrier, Layout.StateMachineThreads);
 }
 
 int32_t __kmpc_cancel_barrier(IdentTy *Loc, int32_t Gtid) {

@@ -197,7 +197,7 @@ void *initModifierReduction(IdentTy *Loc, int32_t Gtid, int32_t Construct,
   // barrier. A barrier rather than a flag to spin on: the lanes of an AMD
   // wavefront run in lockstep, and a spinning lane would starve thread 0.
   TaskReduction **Published =
-      &arch::teamState().TaskModifierReduction[Construct];
+      &arch::teamExtras().TaskModifierReduction[Construct];
   if (Reduction->Slot == 0) {
     createPrivates(*Reduction);
     atomic::store(Published, Reduction);

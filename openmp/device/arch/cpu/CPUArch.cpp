@@ -35,6 +35,7 @@ __thread ThreadState FallbackThread;
 __thread ThreadExtras FallbackExtras;
 __thread bool FallbackThreadReady = false;
 __thread TeamState FallbackTeam;
+__thread GenericWork FallbackWork;
 __thread TeamExtras FallbackTeamExtras;
 __thread bool FallbackTeamExtrasReady = false;
 
@@ -164,6 +165,11 @@ TeamExtras &arch::teamExtras() {
 TeamState &arch::teamState() {
   DeviceThread *T = self();
   return T ? T->MyGroup->State : FallbackTeam;
+}
+
+GenericWork &arch::genericWork() {
+  DeviceThread *T = self();
+  return T ? T->MyGroup->Work : FallbackWork;
 }
 
 namespace {

@@ -32,6 +32,7 @@ void barrierWait(Barrier &B, uint32_t Count);
 /// Storage of one group of threads, reused by every team the group runs.
 struct Group {
   TeamState State;
+  GenericWork Work;
   TeamExtras Extras;
   /// arch::BlockBarrier, arch::RegionBarrier, and the one between teams.
   Barrier Barriers[3];
