@@ -156,7 +156,7 @@ uint32_t softwareBarrierArrive(SoftwareBarrier *B, uint32_t Count) {
   return Generation;
 }
 
-void softwareBarrier(SoftwareBarrier *B, uint32_t Count) {
+[[clang::noinline]] void softwareBarrier(SoftwareBarrier *B, uint32_t Count) {
   uint32_t Generation = softwareBarrierArrive(B, Count);
   while ((atomic::load(B) >> ArrivedBits) == Generation)
     gpu::pause();
