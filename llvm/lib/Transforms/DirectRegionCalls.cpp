@@ -166,6 +166,71 @@ void cleanUp(ArrayRef<Function *> Functions) {
     FPM.run(*F, FAM);
 }
 
+/// The device runtime's execution-mode query (behind isSPMDMode in the
+/// runtime's State.h; a function of its own, which OpenMPOpt leaves
+/// noinline), and the fields of a kernel's environment (the
+/// ConfigurationEnvironmentTy at its start) its answer comes from.
+constexpr StringLiteral ModeQueryName = "__ompx_team_is_spmd";
+constexpr unsigned UseGenericStateMachineField = 0;
+constexpr unsigned ExecModeField = 2;
+constexpr uint64_t ExecModeGeneric = 1, ExecModeSPMD = 2;
+
+/// The mode the device runtime gives kernel \p K, decided from its
+/// environment as __kmpc_target_init decides it (Kernel.cpp, isSPMDMode):
+/// SPMD mode bit set, and not Flang's "Generic-SPMD" that still asks for the
+/// state machine. std::nullopt when \p K is not a kernel with a constant
+/// environment.
+std::optional<bool> runsInSPMDMode(const Function &K) {
+  const Module &M = *K.getParent();
+  const GlobalVariable *Env =
+      M.getNamedGlobal((K.getName() + "_kernel_environment").str());
+  if (!Env || !Env->isConstant() || !Env->hasDefinitiveInitializer())
+    return std::nullopt;
+  auto *Kernel = dyn_cast<ConstantStruct>(Env->getInitializer());
+  auto *Config = Kernel ? dyn_cast<ConstantStruct>(Kernel->getOperand(0))
+                        : nullptr;
+  if (!Config || Config->getNumOperands() <= ExecModeField)
+    return std::nullopt;
+  auto *UseStateMachine =
+      dyn_cast<ConstantInt>(Config->getOperand(UseGenericStateMachineField));
+  auto *Mode = dyn_cast<ConstantInt>(Config->getOperand(ExecModeField));
+  if (!UseStateMachine || !Mode)
+    return std::nullopt;
+  uint64_t Bits = Mode->getZExtValue();
+  if (!(Bits & ExecModeSPMD))
+    return false;
+  return Bits != (ExecModeGeneric | ExecModeSPMD) ||
+         UseStateMachine->isZero();
+}
+
+/// Folds the mode query in every kernel with a known mode and inlines the
+/// calls left; adds the functions it changed to \p Changed.
+unsigned foldModeQueries(Module &M, SetVector<Function *> &Changed) {
+  Function *Query = M.getFunction(ModeQueryName);
+  if (!Query || Query->isDeclaration())
+    return 0;
+  SmallVector<CallInst *, 16> Calls;
+  for (User *U : Query->users())
+    if (auto *Call = dyn_cast<CallInst>(U))
+      if (Call->getCalledFunction() == Query)
+        Calls.push_back(Call);
+  unsigned Folded = 0;
+  for (CallInst *Call : Calls) {
+    Function *Caller = Call->getFunction();
+    if (std::optional<bool> SPMD = runsInSPMDMode(*Caller)) {
+      Call->replaceAllUsesWith(ConstantInt::get(Call->getType(), *SPMD));
+      Call->eraseFromParent();
+      ++Folded;
+    } else {
+      InlineFunctionInfo IFI;
+      if (!InlineFunction(*Call, IFI).isSuccess())
+        continue;
+    }
+    Changed.insert(Caller);
+  }
+  return Folded;
+}
+
 class DirectRegionCallsPass : public ModulePass {
 public:
   static char ID;
@@ -175,7 +240,7 @@ public:
            "pointers";
   }
   bool runOnModule(Module &M) override {
-    return makeRegionCallsDirectAndInline(M).Direct != 0;
+    return makeRegionCallsDirectAndInline(M).changedModule();
   }
 };
 char DirectRegionCallsPass::ID = 0;
@@ -231,6 +296,7 @@ DirectRegionCallStats makeRegionCallsDirectAndInline(Module &M) {
       Dead.push_back(F);
   for (Function *F : Dead)
     Callers.remove(F);
+  Stats.FoldedModeQueries = foldModeQueries(M, Callers);
   cleanUp(Callers.getArrayRef());
   for (Function *F : Dead)
     F->eraseFromParent();

@@ -301,9 +301,10 @@ rewriteIndirectCalls(Module &M, const IndirectCallRewriterOptions &Options) {
     return {};
   // The optimizer is done (the pass runs last): the runtime's hidden region
   // calls become direct first, so they need no lookup (DirectRegionCalls.h).
-  unsigned Direct = makeRegionCallsDirectAndInline(M).Direct;
+  DirectRegionCallStats Direct = makeRegionCallsDirectAndInline(M);
   IndirectCallRewriterStats Stats = Rewriter(M, Options).run();
-  Stats.DirectRegionCalls = Direct;
+  Stats.DirectRegionCalls = Direct.Direct;
+  Stats.FoldedModeQueries = Direct.FoldedModeQueries;
   return Stats;
 }
 
@@ -311,10 +312,11 @@ PreservedAnalyses IndirectCallRewriterPass::run(Module &M,
                                                 ModuleAnalysisManager &) {
   IndirectCallRewriterStats Stats = rewriteIndirectCalls(M, Options);
   if (Stats.RewrittenCalls == 0 && Stats.TranslatedVTables == 0 &&
-      Stats.DirectRegionCalls == 0)
+      Stats.DirectRegionCalls == 0 && Stats.FoldedModeQueries == 0)
     return PreservedAnalyses::all();
-  // Region calls made direct were inlined, which changes control flow.
-  if (Stats.DirectRegionCalls)
+  // Region calls made direct were inlined, and folded mode queries
+  // simplified branches: control flow changed.
+  if (Stats.DirectRegionCalls || Stats.FoldedModeQueries)
     return PreservedAnalyses::none();
   PreservedAnalyses PA;
   PA.preserveSet<CFGAnalyses>();

@@ -27,6 +27,7 @@ int32_t __kmpc_target_init(KernelEnvironmentTy *KernelEnv,
                            KernelLaunchEnvironmentTy *LaunchEnv);
 void __kmpc_target_deinit();
 int8_t __kmpc_is_spmd_exec_mode();
+int8_t __ompx_team_is_spmd();
 int8_t __kmpc_is_generic_main_thread(int32_t Tid);
 uint32_t __kmpc_get_hardware_thread_id_in_block();
 uint32_t __kmpc_get_hardware_num_threads_in_block();

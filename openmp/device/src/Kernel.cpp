@@ -129,9 +129,25 @@ extern "C" OMPX_HOT void __kmpc_target_deinit() {
   arch::barrierArrive(arch::BlockBarrier, Layout.StateMachineThreads);
 }
 
-extern "C" int8_t __kmpc_is_spmd_exec_mode() {
+// The team's mode as __kmpc_target_init stored it. Never inlined on GPUs,
+// so that a call OpenMPOpt could not fold (in a region reached through a
+// hidden pointer, Parallel.h) is still a call when the last step of the
+// device compile or link (the offload DirectRegionCalls transform) has
+// inlined the region into its kernel: that step folds it to the kernel's
+// mode and inlines the calls it leaves. OpenMPOpt takes noinline off the
+// runtime entry points it knows, __kmpc_is_spmd_exec_mode among them, hence
+// a function of its own.
+#if defined(__NVPTX__) || defined(__AMDGPU__)
+#define OMPX_MODE_QUERY_ATTRS __attribute__((noinline))
+#else
+#define OMPX_MODE_QUERY_ATTRS
+#endif
+extern "C" OMPX_MODE_QUERY_ATTRS int8_t __ompx_team_is_spmd() {
   return arch::teamState().IsSPMD;
 }
+#undef OMPX_MODE_QUERY_ATTRS
+
+extern "C" int8_t __kmpc_is_spmd_exec_mode() { return __ompx_team_is_spmd(); }
 
 extern "C" int8_t __kmpc_is_generic_main_thread(int32_t Tid) {
   return !isSPMDMode() && uint32_t(Tid) == teamLayout().MainThreadId;

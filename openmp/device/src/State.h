@@ -231,7 +231,9 @@ inline uint32_t *criticalWord(CriticalNameTy *Name) {
 /// declares the team memory and the barriers and fences after
 /// __kmpc_target_init's store clobber it: every SPMD kernel kept the
 /// generic-mode paths (the region arguments' copy to the heap, the worker
-/// release) and their registers and stack.
+/// release) and their registers and stack. (OpenMPOpt cannot fold the call
+/// in a region reached through a hidden pointer (Parallel.h); the device
+/// link's DirectRegionCalls step does, once the region is in its kernel.)
 inline bool isSPMDMode() { return __kmpc_is_spmd_exec_mode() != 0; }
 
 /// Whether \p State is in its team's level-1 region itself (not in a

@@ -43,6 +43,11 @@ struct DirectRegionCallStats {
   unsigned Direct = 0;
   /// Of those, the calls inlined into their callers.
   unsigned Inlined = 0;
+  /// Calls of the runtime's execution-mode query folded to their kernel's
+  /// mode.
+  unsigned FoldedModeQueries = 0;
+
+  bool changedModule() const { return Direct || FoldedModeQueries; }
 };
 
 /// Makes every call in \p M whose callee is a function passed through such
@@ -61,6 +66,16 @@ struct DirectRegionCallStats {
 /// seeing the regions, at the cost of a few function passes over the
 /// kernels. Without it a kernel keeps the call, a stack frame for the
 /// captures passed by address, and the registers of a call.
+///
+/// Last, every call of the runtime's execution-mode query
+/// (`__ompx_team_is_spmd`, which `__kmpc_is_spmd_exec_mode` calls) left in
+/// a kernel is folded to the mode the
+/// runtime reads from the kernel's environment, and the calls left
+/// elsewhere are inlined. OpenMPOpt folds the query where it sees which
+/// kernels reach it, which it cannot in a region behind a hidden pointer:
+/// without this, a region inlined into an SPMD kernel brought the runtime's
+/// generic-mode paths with it, and with them the team-shared memory they
+/// name (nested `parallel` on sm_90: 544 bytes).
 DirectRegionCallStats makeRegionCallsDirectAndInline(llvm::Module &M);
 
 /// makeRegionCallsDirectAndInline as a legacy pass, for the code-generation

@@ -80,6 +80,9 @@ struct IndirectCallRewriterStats {
   /// Calls of the device runtime's hidden region pointers made direct
   /// before any translation (DirectRegionCalls.h).
   unsigned DirectRegionCalls = 0;
+  /// Calls of the runtime's execution-mode query folded in kernels
+  /// (DirectRegionCalls.h).
+  unsigned FoldedModeQueries = 0;
 };
 
 /// True when \p M is device code the pass should rewrite: an OpenMP device
