@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "offload/Transforms/DirectRegionCalls.h"
+#include "offload/Transforms/UnreadTeamMemory.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
@@ -300,6 +301,9 @@ DirectRegionCallStats makeRegionCallsDirectAndInline(Module &M) {
   cleanUp(Callers.getArrayRef());
   for (Function *F : Dead)
     F->eraseFromParent();
+  // Last: the cleanup has removed what folded branches left unreachable,
+  // which may have been a kernel's only reads of the runtime's team state.
+  Stats.RemovedTeamMemoryStores = removeUnreadTeamMemoryStores(M);
   return Stats;
 }
 

@@ -305,6 +305,7 @@ rewriteIndirectCalls(Module &M, const IndirectCallRewriterOptions &Options) {
   IndirectCallRewriterStats Stats = Rewriter(M, Options).run();
   Stats.DirectRegionCalls = Direct.Direct;
   Stats.FoldedModeQueries = Direct.FoldedModeQueries;
+  Stats.RemovedTeamMemoryStores = Direct.RemovedTeamMemoryStores;
   return Stats;
 }
 
@@ -312,7 +313,8 @@ PreservedAnalyses IndirectCallRewriterPass::run(Module &M,
                                                 ModuleAnalysisManager &) {
   IndirectCallRewriterStats Stats = rewriteIndirectCalls(M, Options);
   if (Stats.RewrittenCalls == 0 && Stats.TranslatedVTables == 0 &&
-      Stats.DirectRegionCalls == 0 && Stats.FoldedModeQueries == 0)
+      Stats.DirectRegionCalls == 0 && Stats.FoldedModeQueries == 0 &&
+      Stats.RemovedTeamMemoryStores == 0)
     return PreservedAnalyses::all();
   // Region calls made direct were inlined, and folded mode queries
   // simplified branches: control flow changed.

@@ -46,8 +46,13 @@ struct DirectRegionCallStats {
   /// Calls of the runtime's execution-mode query folded to their kernel's
   /// mode.
   unsigned FoldedModeQueries = 0;
+  /// Stores to team-shared memory no code of their kernel reads
+  /// (UnreadTeamMemory.h).
+  unsigned RemovedTeamMemoryStores = 0;
 
-  bool changedModule() const { return Direct || FoldedModeQueries; }
+  bool changedModule() const {
+    return Direct || FoldedModeQueries || RemovedTeamMemoryStores;
+  }
 };
 
 /// Makes every call in \p M whose callee is a function passed through such
@@ -75,7 +80,8 @@ struct DirectRegionCallStats {
 /// kernels reach it, which it cannot in a region behind a hidden pointer:
 /// without this, a region inlined into an SPMD kernel brought the runtime's
 /// generic-mode paths with it, and with them the team-shared memory they
-/// name (nested `parallel` on sm_90: 544 bytes).
+/// name (nested `parallel` on sm_90: 544 bytes). Then the kernels' stores
+/// to team-shared memory they never read go (UnreadTeamMemory.h).
 DirectRegionCallStats makeRegionCallsDirectAndInline(llvm::Module &M);
 
 /// makeRegionCallsDirectAndInline as a legacy pass, for the code-generation

@@ -83,6 +83,9 @@ struct IndirectCallRewriterStats {
   /// Calls of the runtime's execution-mode query folded in kernels
   /// (DirectRegionCalls.h).
   unsigned FoldedModeQueries = 0;
+  /// Stores to team-shared memory their kernel never reads, removed
+  /// (UnreadTeamMemory.h).
+  unsigned RemovedTeamMemoryStores = 0;
 };
 
 /// True when \p M is device code the pass should rewrite: an OpenMP device
