@@ -55,7 +55,8 @@ void runWorkerLoop(TeamState &Team, uint32_t Participants) {
       return;
     // Region members are threads 0..WorkTeamSize-1, numbered by their id.
     if (Tid < Team.WorkTeamSize)
-      runRegionAsMember(Work.Fn, Work.Args, Work.NumArgs, Tid);
+      runRegionAsMember(Work.Fn, Work.Args, uint64_t(uintptr_t(Work.Args[-1])),
+                        Tid);
     // Tell the main thread this region is finished.
     arch::barrier(arch::BlockBarrier, Participants);
   }
@@ -88,7 +89,6 @@ extern "C" OMPX_HOT int32_t __kmpc_target_init(
       Work.Fn = nullptr;
       Work.Wrapper = nullptr;
       Work.Args = nullptr;
-      Work.NumArgs = 0;
     }
   }
   // Nobody looks at the team state before thread 0 has set it up.
@@ -125,7 +125,7 @@ extern "C" OMPX_HOT void __kmpc_target_deinit() {
   arch::endThreadExtras();
   // The main thread of a generic kernel releases the waiting workers, if
   // any are left (Arch.h, barrierArrive).
-  atomic::store(&Team.KernelDone, 1u);
+  atomic::store(&Team.KernelDone, uint8_t(1));
   arch::barrierArrive(arch::BlockBarrier, Layout.StateMachineThreads);
 }
 

@@ -150,7 +150,7 @@ extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
     // kit's generic_mode at -O2).
     uint32_t Tid = arch::threadIdInBlock();
     if (Tid == 0) {
-      Team.WorkTeamSize = chooseTeamSize(NumThreads);
+      Team.WorkTeamSize = uint16_t(chooseTeamSize(NumThreads));
       ++Team.WorkSerial;
     }
     arch::barrier(arch::BlockBarrier, BlockSize);
@@ -170,10 +170,11 @@ extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
   // The argument array lives on the main thread's stack, which other
   // threads may not be able to read (GPUs): copy it into team memory. (No
   // staging copy on the stack: GPU stacks are small, see the plugins'
-  // DeviceLimits.h.)
-  void **SharedArgs = NumArgs ? static_cast<void **>(__kmpc_alloc_shared(
-                                    uint64_t(NumArgs) * sizeof(void *)))
-                              : nullptr;
+  // DeviceLimits.h.) Their count goes first (GenericWork::Args).
+  uint64_t SharedBytes = (uint64_t(NumArgs) + 1) * sizeof(void *);
+  void **Counted = static_cast<void **>(__kmpc_alloc_shared(SharedBytes));
+  Counted[0] = reinterpret_cast<void *>(uintptr_t(NumArgs));
+  void **SharedArgs = Counted + 1;
   for (int64_t I = 0; I < NumArgs; ++I)
     SharedArgs[I] = Args[I];
 
@@ -181,8 +182,7 @@ extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
   Work.Fn = Fn;
   Work.Wrapper = WrapperFn;
   Work.Args = SharedArgs;
-  Work.NumArgs = uint64_t(NumArgs);
-  Team.WorkTeamSize = Size;
+  Team.WorkTeamSize = uint16_t(Size);
   ++Team.WorkSerial;
   GenericLayout Layout = teamLayout();
   uint32_t Participants = Layout.StateMachineThreads;
@@ -197,8 +197,7 @@ extern "C" OMPX_HOT void __kmpc_parallel_60(IdentTy *, int32_t, int32_t IfExpr,
   Work.Wrapper = nullptr;
   Work.Args = nullptr;
   Team.WorkTeamSize = 0;
-  if (SharedArgs)
-    __kmpc_free_shared(SharedArgs, uint64_t(NumArgs) * sizeof(void *));
+  __kmpc_free_shared(Counted, SharedBytes);
 }
 
 extern "C" void __kmpc_parallel_51(IdentTy *Loc, int32_t Gtid, int32_t IfExpr,

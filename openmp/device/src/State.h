@@ -48,19 +48,20 @@ struct TaskReduction;
 /// broke reduction(task, ...) another time. Only what SPMD kernels use too
 /// is here (GenericWork has the rest): in the default NVPTX flow every
 /// field a kernel's code names counts in its static shared memory.
+/// Sized to 16 bytes: teams have at most 1024 threads on every device.
 struct TeamState {
   KernelLaunchEnvironmentTy *LaunchEnv;
-  /// Both modes: the team's level-1 region, current or last: its number of
-  /// threads and its serial number (which names its dynamic loops). Written
-  /// by the thread that starts the region before the barrier that opens it,
-  /// read by its members only.
-  uint32_t WorkTeamSize;
+  /// Both modes: the team's level-1 region, current or last: its serial
+  /// number (which names its dynamic loops) and its number of threads.
+  /// Written by the thread that starts the region before the barrier that
+  /// opens it, read by its members only.
   uint32_t WorkSerial;
-  /// Generic mode: set by the main thread in __kmpc_target_deinit: workers
-  /// leave.
-  uint32_t KernelDone;
+  uint16_t WorkTeamSize;
   /// ExecModeSPMD or ExecModeGeneric for this launch.
   uint8_t IsSPMD;
+  /// Generic mode: set by the main thread in __kmpc_target_deinit: workers
+  /// leave.
+  uint8_t KernelDone;
 };
 
 /// Generic mode: the parallel region the main thread hands to its workers.
@@ -71,11 +72,12 @@ struct GenericWork {
   void *Fn;
   /// The region's wrapper, for a compiler-generated state machine.
   void *Wrapper;
-  /// The region's arguments, in team memory; also the array of
-  /// __kmpc_begin_sharing_variables, which __kmpc_get_shared_variables
-  /// returns (the wrapper's way to them).
+  /// The region's arguments, in team memory, after a slot holding their
+  /// count (Args[-1]: no field for it here, where each byte costs every
+  /// generic kernel); also the array of __kmpc_begin_sharing_variables,
+  /// which __kmpc_get_shared_variables returns (the wrapper's way to
+  /// them).
   void **Args;
-  uint64_t NumArgs;
 };
 
 /// What a team needs only for some constructs (dynamically scheduled
