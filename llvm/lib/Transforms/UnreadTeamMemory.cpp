@@ -38,9 +38,10 @@ bool isKernel(const Function &F) {
 /// Whether \p Call can only run code the pass sees, or code that cannot
 /// read a team-shared variable: a direct call of a definition or an
 /// intrinsic; of a declaration that touches no memory but its arguments'
-/// and memory the program cannot name (`free`), since no variable the pass changes has its address passed
-/// anywhere; or an assembler statement that does not say it touches memory
-/// (the runtime's hidden region pointers pass through empty ones).
+/// and memory the program cannot name (`free`), since no variable the pass
+/// changes has its address passed anywhere; or an assembler statement that
+/// does not say it touches memory (the runtime's hidden region pointers
+/// pass through empty ones).
 bool staysInModule(const CallBase &Call) {
   if (const auto *Asm = dyn_cast<InlineAsm>(Call.getCalledOperand()))
     return !StringRef(Asm->getConstraintString()).contains("~{memory}");
