@@ -9,6 +9,8 @@
 #include "offload/Transforms/DirectRegionCalls.h"
 #include "offload/Transforms/UnreadTeamMemory.h"
 
+#include "DeviceABI.h"
+
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/DataLayout.h"
@@ -170,11 +172,16 @@ void cleanUp(ArrayRef<Function *> Functions) {
 /// The device runtime's execution-mode query (behind isSPMDMode in the
 /// runtime's State.h; a function of its own, which OpenMPOpt leaves
 /// noinline), and the fields of a kernel's environment (the
-/// ConfigurationEnvironmentTy at its start) its answer comes from.
+/// ConfigurationEnvironmentTy at its start) its answer comes from: the
+/// struct's leading bytes, so their offsets are their operand numbers.
 constexpr StringLiteral ModeQueryName = "__ompx_team_is_spmd";
 constexpr unsigned UseGenericStateMachineField = 0;
 constexpr unsigned ExecModeField = 2;
-constexpr uint64_t ExecModeGeneric = 1, ExecModeSPMD = 2;
+static_assert(offsetof(ompx::ConfigurationEnvironmentTy,
+                       UseGenericStateMachine) == UseGenericStateMachineField &&
+                  offsetof(ompx::ConfigurationEnvironmentTy, ExecMode) ==
+                      ExecModeField,
+              "layout of ConfigurationEnvironmentTy changed");
 
 /// The mode the device runtime gives kernel \p K, decided from its
 /// environment as __kmpc_target_init decides it (Kernel.cpp, isSPMDMode):
@@ -198,10 +205,9 @@ std::optional<bool> runsInSPMDMode(const Function &K) {
   if (!UseStateMachine || !Mode)
     return std::nullopt;
   uint64_t Bits = Mode->getZExtValue();
-  if (!(Bits & ExecModeSPMD))
+  if (!(Bits & ompx::ExecModeSPMD))
     return false;
-  return Bits != (ExecModeGeneric | ExecModeSPMD) ||
-         UseStateMachine->isZero();
+  return Bits != ompx::ExecModeGenericSPMD || UseStateMachine->isZero();
 }
 
 /// Folds the mode query in every kernel with a known mode and inlines the
